@@ -1,0 +1,454 @@
+//! The board: a 90-square mailbox of piece ids plus a square for every piece
+//! id (the piece lists), rank and file occupancy bits for the sliders, and the
+//! Zobrist key, all updated incrementally by `make_move` / `unmake_move`.
+//!
+//! Piece ids: 0 is an empty square; Red pieces are 16..32 and Black pieces
+//! 32..48, so `id & (16 << color)` tells the owner. Within a side the low four
+//! bits are a slot: 0 king, 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 rooks,
+//! 9-10 cannons, 11-15 pawns. A FEN with more pieces of a kind than that is
+//! rejected, so every legal position fits.
+
+pub mod attacks;
+pub mod fen;
+pub mod geometry;
+pub mod movegen;
+pub mod zobrist;
+
+pub use fen::{FenError, START_FEN};
+pub use movegen::MoveList;
+
+use crate::eval::psq;
+use crate::types::{Color, FILES, Move, Piece, PieceKind, RANKS, SQUARES, Score, Square};
+use zobrist::{PIECE_KEYS, SIDE_KEY};
+
+pub(crate) const NO_SQUARE: u8 = 0xff;
+pub(crate) const EMPTY: u8 = 0;
+
+/// Slot ranges of each kind within a side's 16 ids.
+pub(crate) const SLOT_RANGE: [(usize, usize); 7] = [
+    (0, 1),   // king
+    (1, 3),   // advisors
+    (3, 5),   // elephants
+    (5, 7),   // horses
+    (7, 9),   // rooks
+    (9, 11),  // cannons
+    (11, 16), // pawns
+];
+
+const fn cell_pieces() -> [u8; 48] {
+    let mut t = [Piece::COUNT as u8; 48];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let (lo, hi) = SLOT_RANGE[k];
+            let mut s = lo;
+            while s < hi {
+                t[16 + 16 * c + s] = (c * 7 + k) as u8;
+                s += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Piece code (`color * 7 + kind`) of each id; `Piece::COUNT` for empty.
+pub(crate) static CELL_PIECE: [u8; 48] = cell_pieces();
+
+/// The id bit that marks pieces of `color`.
+#[inline(always)]
+pub(crate) const fn color_bit(color: Color) -> u8 {
+    16 << color as u8
+}
+
+/// The first id of `color`'s pieces.
+#[inline(always)]
+pub(crate) const fn id_base(color: Color) -> usize {
+    16 + 16 * color as usize
+}
+
+/// What `unmake_move` needs, and what the rules need of the game so far.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    /// The move made (`Move::NONE` for a null move).
+    pub mv: Move,
+    /// Id of the captured piece, `EMPTY` if none.
+    pub captured: u8,
+    /// Key of the position before the move.
+    pub key: u64,
+    /// Plies since the last capture, before the move.
+    pub rule60: u16,
+}
+
+#[derive(Clone)]
+pub struct Board {
+    cells: [u8; SQUARES],
+    piece_sq: [u8; 48],
+    rank_occ: [u16; RANKS],
+    file_occ: [u16; FILES],
+    side: Color,
+    key: u64,
+    /// Incremental piece-square sums (material included), per side, packed mg/eg.
+    psq: [Score; 2],
+    /// Game phase material: sum of phase weights of the pieces on the board.
+    phase: i32,
+    rule60: u16,
+    fullmove: u16,
+    history: Vec<Undo>,
+}
+
+impl Board {
+    fn empty() -> Board {
+        Board {
+            cells: [EMPTY; SQUARES],
+            piece_sq: [NO_SQUARE; 48],
+            rank_occ: [0; RANKS],
+            file_occ: [0; FILES],
+            side: Color::Red,
+            key: 0,
+            psq: [0; 2],
+            phase: 0,
+            rule60: 0,
+            fullmove: 1,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    pub fn startpos() -> Board {
+        Board::from_fen(START_FEN).expect("the start position is valid")
+    }
+
+    // ----- accessors -----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since the last capture (the natural-move counter).
+    #[inline(always)]
+    pub fn rule60(&self) -> u16 {
+        self.rule60
+    }
+
+    pub fn fullmove(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Moves made since the position was set up, oldest first.
+    pub fn history(&self) -> &[Undo] {
+        &self.history
+    }
+
+    /// Forget the move history (the current position becomes the root of the record).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.cells[sq.index()];
+        if c == EMPTY {
+            None
+        } else {
+            Some(piece_of_id(c))
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn cell(&self, sq: usize) -> u8 {
+        self.cells[sq]
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        Square::from_index_unchecked(self.piece_sq[id_base(color)] as usize)
+    }
+
+    /// Squares of `color`'s pieces of `kind`.
+    pub fn squares_of(&self, color: Color, kind: PieceKind) -> impl Iterator<Item = Square> + '_ {
+        let (lo, hi) = SLOT_RANGE[kind.index()];
+        let base = id_base(color);
+        (base + lo..base + hi).filter_map(move |id| {
+            let s = self.piece_sq[id];
+            (s != NO_SQUARE).then(|| Square::from_index_unchecked(s as usize))
+        })
+    }
+
+    /// Number of `color`'s pieces of `kind`.
+    pub fn count(&self, color: Color, kind: PieceKind) -> usize {
+        let (lo, hi) = SLOT_RANGE[kind.index()];
+        let base = id_base(color);
+        (base + lo..base + hi)
+            .filter(|&id| self.piece_sq[id] != NO_SQUARE)
+            .count()
+    }
+
+    /// Incremental piece-square sum of `color` (packed middlegame/endgame score).
+    #[inline(always)]
+    pub fn psq(&self, color: Color) -> Score {
+        self.psq[color.index()]
+    }
+
+    /// Phase material on the board (see `eval::psq::PHASE_WEIGHT`).
+    #[inline(always)]
+    pub fn phase(&self) -> i32 {
+        self.phase
+    }
+
+    #[inline(always)]
+    pub(crate) fn rank_occ(&self, rank: usize) -> u16 {
+        self.rank_occ[rank]
+    }
+
+    #[inline(always)]
+    pub(crate) fn file_occ(&self, file: usize) -> u16 {
+        self.file_occ[file]
+    }
+
+    #[inline(always)]
+    pub(crate) fn piece_square_of_id(&self, id: usize) -> u8 {
+        self.piece_sq[id]
+    }
+
+    // ----- building -----
+
+    /// Put a piece on an empty square, using the next free id of its kind.
+    /// Returns false when the side already has the most pieces of that kind.
+    fn put(&mut self, piece: Piece, sq: Square) -> bool {
+        let (lo, hi) = SLOT_RANGE[piece.kind().index()];
+        let base = id_base(piece.color());
+        let Some(id) = (base + lo..base + hi).find(|&id| self.piece_sq[id] == NO_SQUARE) else {
+            return false;
+        };
+        let s = sq.index();
+        self.cells[s] = id as u8;
+        self.piece_sq[id] = s as u8;
+        self.rank_occ[sq.rank()] |= 1 << sq.file();
+        self.file_occ[sq.file()] |= 1 << sq.rank();
+        self.key ^= PIECE_KEYS[piece.index()][s];
+        self.psq[piece.color().index()] += psq::value(piece, sq);
+        self.phase += psq::PHASE_WEIGHT[piece.kind().index()];
+        true
+    }
+
+    /// The key computed from scratch (for tests of the incremental key).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for (s, &c) in self.cells.iter().enumerate() {
+            if c != EMPTY {
+                k ^= PIECE_KEYS[CELL_PIECE[c as usize] as usize][s];
+            }
+        }
+        if self.side == Color::Black {
+            k ^= SIDE_KEY;
+        }
+        k
+    }
+
+    /// Check every incremental structure against the mailbox. For tests.
+    pub fn is_consistent(&self) -> bool {
+        let mut rank_occ = [0u16; RANKS];
+        let mut file_occ = [0u16; FILES];
+        let mut psq_sum = [0; 2];
+        let mut phase = 0;
+        for s in 0..SQUARES {
+            let c = self.cells[s];
+            if c == EMPTY {
+                continue;
+            }
+            if self.piece_sq[c as usize] as usize != s {
+                return false;
+            }
+            let sq = Square::from_index_unchecked(s);
+            rank_occ[sq.rank()] |= 1 << sq.file();
+            file_occ[sq.file()] |= 1 << sq.rank();
+            let p = piece_of_id(c);
+            psq_sum[p.color().index()] += psq::value(p, sq);
+            phase += psq::PHASE_WEIGHT[p.kind().index()];
+        }
+        for id in 16..48 {
+            let s = self.piece_sq[id];
+            if s != NO_SQUARE && self.cells[s as usize] as usize != id {
+                return false;
+            }
+        }
+        rank_occ == self.rank_occ
+            && file_occ == self.file_occ
+            && psq_sum == self.psq
+            && phase == self.phase
+            && self.key == self.compute_key()
+    }
+
+    // ----- making moves -----
+
+    /// Make a move that is at least pseudo-legal in this position.
+    pub fn make_move(&mut self, mv: Move) {
+        let from = mv.from().index();
+        let to = mv.to().index();
+        let id = self.cells[from];
+        let captured = self.cells[to];
+        debug_assert!(id != EMPTY, "make_move {mv} from an empty square");
+        self.history.push(Undo {
+            mv,
+            captured,
+            key: self.key,
+            rule60: self.rule60,
+        });
+        let piece = CELL_PIECE[id as usize] as usize;
+        let us = self.side.index();
+        if captured != EMPTY {
+            let cp = piece_of_id(captured);
+            self.piece_sq[captured as usize] = NO_SQUARE;
+            self.key ^= PIECE_KEYS[cp.index()][to];
+            self.psq[cp.color().index()] -= psq::value(cp, mv.to());
+            self.phase -= psq::PHASE_WEIGHT[cp.kind().index()];
+            self.rule60 = 0;
+        } else {
+            self.rule60 = self.rule60.saturating_add(1);
+            let (tf, tr) = (to % FILES, to / FILES);
+            self.rank_occ[tr] |= 1 << tf;
+            self.file_occ[tf] |= 1 << tr;
+        }
+        let (ff, fr) = (from % FILES, from / FILES);
+        self.rank_occ[fr] &= !(1 << ff);
+        self.file_occ[ff] &= !(1 << fr);
+        self.cells[from] = EMPTY;
+        self.cells[to] = id;
+        self.piece_sq[id as usize] = to as u8;
+        self.key ^= PIECE_KEYS[piece][from] ^ PIECE_KEYS[piece][to] ^ SIDE_KEY;
+        self.psq[us] += psq::delta(piece, from, to);
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.flip();
+    }
+
+    /// Take back the last `make_move`.
+    pub fn unmake_move(&mut self) {
+        let Some(u) = self.history.pop() else {
+            debug_assert!(false, "unmake_move with no history");
+            return;
+        };
+        debug_assert!(u.mv.is_some(), "unmake_move after a null move");
+        self.side = self.side.flip();
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        let from = u.mv.from().index();
+        let to = u.mv.to().index();
+        let id = self.cells[to];
+        let piece = CELL_PIECE[id as usize] as usize;
+        self.cells[from] = id;
+        self.piece_sq[id as usize] = from as u8;
+        self.cells[to] = u.captured;
+        let (ff, fr) = (from % FILES, from / FILES);
+        self.rank_occ[fr] |= 1 << ff;
+        self.file_occ[ff] |= 1 << fr;
+        if u.captured != EMPTY {
+            let cp = piece_of_id(u.captured);
+            self.piece_sq[u.captured as usize] = to as u8;
+            self.psq[cp.color().index()] += psq::value(cp, u.mv.to());
+            self.phase += psq::PHASE_WEIGHT[cp.kind().index()];
+        } else {
+            let (tf, tr) = (to % FILES, to / FILES);
+            self.rank_occ[tr] &= !(1 << tf);
+            self.file_occ[tf] &= !(1 << tr);
+        }
+        self.psq[self.side.index()] -= psq::delta(piece, from, to);
+        self.key = u.key;
+        self.rule60 = u.rule60;
+    }
+
+    /// Pass the move (for null-move pruning). Never call it in check.
+    pub fn make_null(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NONE,
+            captured: EMPTY,
+            key: self.key,
+            rule60: self.rule60,
+        });
+        self.key ^= SIDE_KEY;
+        self.side = self.side.flip();
+    }
+
+    pub fn unmake_null(&mut self) {
+        if let Some(u) = self.history.pop() {
+            debug_assert!(u.mv.is_none());
+            self.key = u.key;
+            self.rule60 = u.rule60;
+            self.side = self.side.flip();
+        }
+    }
+
+    /// Parse a move in ICCS coordinates and check that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+        let mv = Move::parse(text).ok_or_else(|| format!("'{text}' is not a move"))?;
+        if self.is_legal_move(mv) {
+            Ok(mv)
+        } else {
+            Err(format!("illegal move {text} in {}", self.to_fen()))
+        }
+    }
+
+    /// Is `mv` (any move value) a legal move in this position?
+    pub fn is_legal_move(&self, mv: Move) -> bool {
+        self.is_pseudo_legal(mv) && self.is_legal(mv)
+    }
+
+    /// The same position mirrored left-right (for symmetry tests and the book).
+    pub fn mirrored(&self) -> Board {
+        let mut b = Board::empty();
+        for s in 0..SQUARES {
+            let c = self.cells[s];
+            if c != EMPTY {
+                let sq = Square::from_index_unchecked(s);
+                b.put(piece_of_id(c), sq.mirror());
+            }
+        }
+        b.side = self.side;
+        if b.side == Color::Black {
+            b.key ^= SIDE_KEY;
+        }
+        b.rule60 = self.rule60;
+        b.fullmove = self.fullmove;
+        b
+    }
+}
+
+#[inline(always)]
+pub(crate) fn piece_of_id(id: u8) -> Piece {
+    let code = CELL_PIECE[id as usize] as usize;
+    Piece::new(Color::from_index(code / 7), PieceKind::from_index(code % 7))
+}
+
+impl std::fmt::Display for Board {
+    /// The board as text, Black at the top, with the FEN and key below.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "  +-----------------+")?;
+        for r in (0..RANKS).rev() {
+            write!(f, "{r} |")?;
+            for file in 0..FILES {
+                let c = match self.piece_at(Square::new(file, r)) {
+                    Some(p) => p.fen_char(),
+                    None => '.',
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f, " |")?;
+            if r == 5 {
+                writeln!(f, "  |~~~~~~~~~~~~~~~~~|")?;
+            }
+        }
+        writeln!(f, "  +-----------------+")?;
+        writeln!(f, "    a b c d e f g h i")?;
+        Ok(())
+    }
+}

@@ -1,0 +1,69 @@
+use clap::{Parser, Subcommand};
+use jiangjun::board::{Board, START_FEN};
+use jiangjun::tools::perft;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
+#[derive(Parser)]
+#[command(name = "jiangjun", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (move generator test and speed).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position to start from (default: the start position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft { depth, fen, divide }) => run_perft(depth, &fen, divide),
+        None => {
+            eprintln!("the protocol loop is not built yet");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_perft(depth: u32, fen: &str, divide: bool) -> ExitCode {
+    let mut board = match Board::from_fen(fen) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let start = Instant::now();
+    let total = if divide {
+        let (text, total) = perft::report(&mut board, depth);
+        print!("{text}");
+        total
+    } else {
+        let n = perft::perft(&mut board, depth);
+        println!("Nodes searched: {n}");
+        n
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "Time: {:.3} s, {:.0} leaves/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,3 @@
+//! Tools built on the engine: perft, bench, judge, match runner, book.
+
+pub mod perft;
