@@ -2,5 +2,9 @@
 
 pub mod board;
 pub mod eval;
+pub mod protocol;
+pub mod search;
+pub mod time;
 pub mod tools;
+pub mod tt;
 pub mod types;

@@ -1,6 +1,6 @@
 use clap::{Parser, Subcommand};
 use jiangjun::board::{Board, START_FEN};
-use jiangjun::tools::perft;
+use jiangjun::tools::{bench, perft};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -25,6 +25,13 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search a fixed set of positions to a fixed depth: prints the node count
+    /// (the search's signature) and the speed.
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -34,9 +41,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, &fen, divide),
+        Some(Command::Bench { depth }) => {
+            let r = bench::run_bench(depth.clamp(1, 60));
+            println!("Total time (ms) : {}", r.millis);
+            println!("Nodes searched  : {}", r.nodes);
+            println!("Nodes/second    : {}", r.nps());
+            ExitCode::SUCCESS
+        }
         None => {
-            eprintln!("the protocol loop is not built yet");
-            ExitCode::FAILURE
+            jiangjun::protocol::run_stdio();
+            ExitCode::SUCCESS
         }
     }
 }

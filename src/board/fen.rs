@@ -74,7 +74,9 @@ impl fmt::Display for FenError {
                 kind.name()
             ),
             FenError::BadSide(s) => write!(f, "side to move '{s}' is not w, r or b"),
-            FenError::BadNumber { field, text } => write!(f, "{field} '{text}' is not a number"),
+            FenError::BadNumber { field, text } => {
+                write!(f, "{field} '{text}' is not a number in range")
+            }
             FenError::SideNotToMoveInCheck(c) => write!(
                 f,
                 "{} is not to move but its king is attacked (or the kings face each other)",
@@ -159,17 +161,20 @@ impl Board {
         if b.side == Color::Black {
             b.key ^= SIDE_KEY;
         }
-        let number = |field: &'static str, text: &str| -> Result<u16, FenError> {
-            text.parse::<u16>().map_err(|_| FenError::BadNumber {
-                field,
-                text: text.chars().take(16).collect(),
-            })
+        let number = |field: &'static str, text: &str, max: u32| -> Result<u32, FenError> {
+            text.parse::<u32>()
+                .ok()
+                .filter(|&n| n <= max)
+                .ok_or_else(|| FenError::BadNumber {
+                    field,
+                    text: text.chars().take(16).collect(),
+                })
         };
         if let Some(t) = fields.get(4) {
-            b.rule60 = number("halfmove clock", t)?;
+            b.rule60 = number("halfmove clock", t, u16::MAX as u32)? as u16;
         }
         if let Some(t) = fields.get(5) {
-            b.fullmove = number("move number", t)?.max(1);
+            b.fullmove = number("move number", t, 1_000_000_000)?.max(1);
         }
         let them = b.side.flip();
         if b.is_in_check(them) {

@@ -12,6 +12,7 @@ pub mod attacks;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;
+pub mod see;
 pub mod zobrist;
 
 pub use fen::{FenError, START_FEN};
@@ -95,7 +96,7 @@ pub struct Board {
     /// Game phase material: sum of phase weights of the pieces on the board.
     phase: i32,
     rule60: u16,
-    fullmove: u16,
+    fullmove: u32,
     history: Vec<Undo>,
 }
 
@@ -138,7 +139,7 @@ impl Board {
         self.rule60
     }
 
-    pub fn fullmove(&self) -> u16 {
+    pub fn fullmove(&self) -> u32 {
         self.fullmove
     }
 
@@ -326,7 +327,7 @@ impl Board {
         self.key ^= PIECE_KEYS[piece][from] ^ PIECE_KEYS[piece][to] ^ SIDE_KEY;
         self.psq[us] += psq::delta(piece, from, to);
         if self.side == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = self.fullmove.wrapping_add(1);
         }
         self.side = self.side.flip();
     }
@@ -340,7 +341,7 @@ impl Board {
         debug_assert!(u.mv.is_some(), "unmake_move after a null move");
         self.side = self.side.flip();
         if self.side == Color::Black {
-            self.fullmove -= 1;
+            self.fullmove = self.fullmove.wrapping_sub(1);
         }
         let from = u.mv.from().index();
         let to = u.mv.to().index();

@@ -1,3 +1,4 @@
 //! Tools built on the engine: perft, bench, judge, match runner, book.
 
+pub mod bench;
 pub mod perft;

@@ -3,6 +3,7 @@
 
 use crate::board::Board;
 use crate::types::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaf count of the legal move tree of `depth` plies.
 pub fn perft(board: &mut Board, depth: u32) -> u64 {
@@ -22,29 +23,56 @@ pub fn perft(board: &mut Board, depth: u32) -> u64 {
     nodes
 }
 
+/// `perft` that gives up (returns `None`) soon after `stop` is set.
+pub fn perft_until(board: &mut Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 3 {
+        return (!stop.load(Ordering::Relaxed)).then(|| perft(board, depth));
+    }
+    let moves = board.legal_moves();
+    let mut nodes = 0;
+    for m in moves.iter() {
+        board.make_move(m);
+        let n = perft_until(board, depth - 1, stop);
+        board.unmake_move();
+        nodes += n?;
+    }
+    Some(nodes)
+}
+
 /// Leaf counts below each legal root move, in generation order.
 pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
+    let never = AtomicBool::new(false);
+    divide_until(board, depth, &never).unwrap_or_default()
+}
+
+fn divide_until(board: &mut Board, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
     let moves = board.legal_moves();
-    moves
-        .iter()
-        .map(|m| {
-            board.make_move(m);
-            let n = perft(board, depth.saturating_sub(1));
-            board.unmake_move();
-            (m, n)
-        })
-        .collect()
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves.iter() {
+        board.make_move(m);
+        let n = perft_until(board, depth.saturating_sub(1), stop);
+        board.unmake_move();
+        out.push((m, n?));
+    }
+    Some(out)
 }
 
 /// The Pikafish `go perft` report: one `move: count` line per root move, a
-/// blank line, `Nodes searched: N`, a blank line. Returns the text and the total.
-pub fn report(board: &mut Board, depth: u32) -> (String, u64) {
+/// blank line, `Nodes searched: N`. Returns the text and the total, or `None`
+/// if stopped.
+pub fn report_until(board: &mut Board, depth: u32, stop: &AtomicBool) -> Option<(String, u64)> {
     let mut out = String::new();
     let mut total = 0;
-    for (m, n) in divide(board, depth.max(1)) {
+    for (m, n) in divide_until(board, depth.max(1), stop)? {
         out.push_str(&format!("{m}: {n}\n"));
         total += n;
     }
     out.push_str(&format!("\nNodes searched: {total}\n"));
-    (out, total)
+    Some((out, total))
+}
+
+/// `report_until` without a stop flag.
+pub fn report(board: &mut Board, depth: u32) -> (String, u64) {
+    let never = AtomicBool::new(false);
+    report_until(board, depth, &never).unwrap_or_default()
 }

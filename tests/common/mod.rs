@@ -171,3 +171,175 @@ pub fn legal_strings(board: &Board) -> Vec<String> {
     v.sort();
     v
 }
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// The real `jiangjun` binary driven over pipes, with a reader thread so
+/// that every wait has a timeout.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+    /// Every line read so far.
+    pub log: Vec<String>,
+}
+
+pub const WAIT: Duration = Duration::from_secs(20);
+
+impl EngineProcess {
+    pub fn start() -> EngineProcess {
+        Self::start_with_args(&[])
+    }
+
+    pub fn start_with_args(args: &[&str]) -> EngineProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start jiangjun");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        EngineProcess {
+            child,
+            stdin,
+            rx,
+            log: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("engine accepts input");
+        stdin.flush().unwrap();
+    }
+
+    /// Close stdin (end of input).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Next line within `timeout`, or None.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(l) => {
+                self.log.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first one for which `done` holds.
+    pub fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) => {
+                    let stop = done(&l);
+                    out.push(l);
+                    if stop {
+                        return out;
+                    }
+                }
+                None => panic!("timed out; lines so far: {out:#?}"),
+            }
+        }
+    }
+
+    /// Lines up to the first one starting with `prefix`.
+    pub fn until_prefix(&mut self, prefix: &str) -> Vec<String> {
+        let p = prefix.to_string();
+        self.read_until(move |l| l.starts_with(&p))
+    }
+
+    /// `isready` and wait for `readyok`; returns the lines before it.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut v = self.until_prefix("readyok");
+        v.pop();
+        v
+    }
+
+    /// Lines that arrive within `d` (for checking that nothing is printed).
+    pub fn drain(&mut self, d: Duration) -> Vec<String> {
+        let deadline = Instant::now() + d;
+        let mut out = Vec::new();
+        while let Some(l) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            out.push(l);
+        }
+        out
+    }
+
+    /// Wait for the process to exit.
+    pub fn wait_exit(&mut self) -> bool {
+        let deadline = Instant::now() + WAIT;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.success();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("engine did not exit");
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move of a `bestmove` line, if any.
+pub fn bestmove_of(line: &str) -> Option<String> {
+    let mut t = line.split_whitespace();
+    (t.next() == Some("bestmove"))
+        .then(|| t.next().map(String::from))
+        .flatten()
+}
+
+/// Board after a move list from a FEN (or the start position).
+pub fn board_after(fen: Option<&str>, moves: &[&str]) -> Board {
+    let mut b = match fen {
+        Some(f) => Board::from_fen(f).unwrap(),
+        None => Board::startpos(),
+    };
+    for m in moves {
+        let mv = b.parse_move(m).unwrap();
+        b.make_move(mv);
+    }
+    b
+}
+
+/// Assert that `line` is `bestmove <legal move> ...` for `board`.
+pub fn assert_legal_bestmove(line: &str, board: &Board) -> Move {
+    let m = bestmove_of(line).unwrap_or_else(|| panic!("not a bestmove line: {line}"));
+    match board.parse_move(&m) {
+        Ok(mv) => mv,
+        Err(e) => panic!("illegal bestmove '{line}': {e}"),
+    }
+}

@@ -1,0 +1,39 @@
+//! Coverage-guided fuzzing of everything that reads untrusted text: protocol
+//! lines in both dialects, FEN strings, moves, and a position command applied
+//! to a board. None of it may panic.
+#![no_main]
+
+use jiangjun::board::Board;
+use jiangjun::protocol::command::{Command, Dialect, PositionBase, parse};
+use jiangjun::types::Move;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    for line in text.lines() {
+        for dialect in [Dialect::Ucci, Dialect::Uci] {
+            if let Command::Position { base, moves } = parse(line, dialect) {
+                let board = match base {
+                    PositionBase::Start => Some(Board::startpos()),
+                    PositionBase::Fen(f) => Board::from_fen(&f).ok(),
+                };
+                if let Some(mut b) = board {
+                    for m in &moves {
+                        match b.parse_move(m) {
+                            Ok(mv) => b.make_move(mv),
+                            Err(_) => break,
+                        }
+                    }
+                    let _ = b.to_fen();
+                    let _ = b.legal_moves();
+                }
+            }
+        }
+        if let Ok(b) = Board::from_fen(line) {
+            assert!(b.is_consistent());
+            let again = Board::from_fen(&b.to_fen()).expect("own FEN parses");
+            assert_eq!(again.key(), b.key());
+        }
+        let _ = Move::parse(line);
+    }
+});

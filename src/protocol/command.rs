@@ -1,0 +1,487 @@
+//! The command model shared by both dialects, and the parser from protocol
+//! lines to commands. Parsing never fails hard: a malformed line becomes
+//! `Command::Error` (or a command plus warnings) with a message saying what
+//! was wrong.
+
+/// Which protocol the GUI speaks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dialect {
+    Ucci,
+    Uci,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PositionBase {
+    Start,
+    Fen(String),
+}
+
+/// The numbers of a `go` line as sent (times in the dialect's unit).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GoParams {
+    pub ponder: bool,
+    pub draw: bool,
+    pub infinite: bool,
+    pub depth: Option<i64>,
+    pub nodes: Option<u64>,
+    pub mate: Option<i64>,
+    pub movetime: Option<f64>,
+    /// UCCI `time`, or the side to move's UCI `wtime`/`btime` (resolved later).
+    pub time: Option<f64>,
+    pub increment: Option<f64>,
+    pub movestogo: Option<i64>,
+    pub opptime: Option<f64>,
+    pub oppincrement: Option<f64>,
+    pub oppmovestogo: Option<i64>,
+    pub wtime: Option<f64>,
+    pub btime: Option<f64>,
+    pub winc: Option<f64>,
+    pub binc: Option<f64>,
+    pub searchmoves: Vec<String>,
+    pub perft: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Hello(Dialect),
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    NewGame,
+    Position {
+        base: PositionBase,
+        moves: Vec<String>,
+    },
+    BanMoves(Vec<String>),
+    /// A `go`, with messages about parameters that were dropped.
+    Go {
+        params: Box<GoParams>,
+        warnings: Vec<String>,
+    },
+    Stop,
+    PonderHit {
+        draw: bool,
+    },
+    Quit,
+    Probe {
+        base: PositionBase,
+        moves: Vec<String>,
+    },
+    Display,
+    Eval,
+    Bench(Vec<String>),
+    Error(String),
+}
+
+/// Shorten untrusted text for an error message.
+pub fn excerpt(s: &str) -> String {
+    let mut out: String = s.chars().take(60).filter(|c| !c.is_control()).collect();
+    if s.chars().count() > 60 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Parse one line (already trimmed, not empty).
+pub fn parse(line: &str, dialect: Dialect) -> Command {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some(&first) = tokens.first() else {
+        return Command::Error("empty line".into());
+    };
+    let rest = &tokens[1..];
+    match first.to_ascii_lowercase().as_str() {
+        "ucci" => Command::Hello(Dialect::Ucci),
+        "uci" => Command::Hello(Dialect::Uci),
+        "isready" => Command::IsReady,
+        "setoption" => parse_setoption(rest, dialect),
+        "ucinewgame" | "uccinewgame" => Command::NewGame,
+        "position" => match parse_position(rest) {
+            Ok((base, moves)) => Command::Position { base, moves },
+            Err(e) => Command::Error(format!("position: {e}")),
+        },
+        // UCI "Cyclone" dialect (XBoard's uci2wb): the position without the keyword.
+        "fen" | "startpos" => match parse_position(&tokens) {
+            Ok((base, moves)) => Command::Position { base, moves },
+            Err(e) => Command::Error(format!("{first}: {e}")),
+        },
+        "banmoves" => Command::BanMoves(rest.iter().map(|s| s.to_string()).collect()),
+        "go" => {
+            let (params, warnings) = parse_go(rest);
+            Command::Go {
+                params: Box::new(params),
+                warnings,
+            }
+        }
+        "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit {
+            draw: rest.first().is_some_and(|t| t.eq_ignore_ascii_case("draw")),
+        },
+        "quit" => Command::Quit,
+        "probe" => match parse_position(rest) {
+            Ok((base, moves)) => Command::Probe { base, moves },
+            Err(e) => Command::Error(format!("probe: {e}")),
+        },
+        "d" => Command::Display,
+        "eval" => Command::Eval,
+        "bench" => Command::Bench(rest.iter().map(|s| s.to_string()).collect()),
+        _ => Command::Error(format!("unknown command '{}'", excerpt(line))),
+    }
+}
+
+/// `setoption name <N> [value <V>]` (both dialects) or UCCI `setoption <name> [<value>]`.
+fn parse_setoption(rest: &[&str], dialect: Dialect) -> Command {
+    if rest.is_empty() {
+        return Command::Error("setoption: missing option name".into());
+    }
+    if rest[0].eq_ignore_ascii_case("name") {
+        let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
+        let name_end = value_at.unwrap_or(rest.len());
+        let name = rest[1..name_end].join(" ");
+        if name.is_empty() {
+            return Command::Error("setoption: missing option name".into());
+        }
+        let value = value_at.map(|i| rest[i + 1..].join(" "));
+        return Command::SetOption { name, value };
+    }
+    match dialect {
+        Dialect::Ucci => Command::SetOption {
+            name: rest[0].to_string(),
+            value: (rest.len() > 1).then(|| rest[1..].join(" ")),
+        },
+        Dialect::Uci => Command::Error(format!(
+            "setoption: expected 'setoption name <id> [value <x>]', got '{}'",
+            excerpt(&rest.join(" "))
+        )),
+    }
+}
+
+/// `startpos [moves ...]` or `fen <FEN fields> [moves ...]`.
+fn parse_position(rest: &[&str]) -> Result<(PositionBase, Vec<String>), String> {
+    let Some(&kind) = rest.first() else {
+        return Err("expected 'startpos' or 'fen'".into());
+    };
+    let moves_at = rest.iter().position(|t| t.eq_ignore_ascii_case("moves"));
+    let head_end = moves_at.unwrap_or(rest.len());
+    let moves: Vec<String> = match moves_at {
+        Some(i) => rest[i + 1..].iter().map(|s| s.to_string()).collect(),
+        None => Vec::new(),
+    };
+    let base = match kind.to_ascii_lowercase().as_str() {
+        "startpos" => {
+            if head_end > 1 {
+                return Err(format!(
+                    "unexpected '{}' after startpos",
+                    excerpt(&rest[1..head_end].join(" "))
+                ));
+            }
+            PositionBase::Start
+        }
+        "fen" => {
+            if head_end < 2 {
+                return Err("fen: missing FEN".into());
+            }
+            PositionBase::Fen(rest[1..head_end].join(" "))
+        }
+        other => {
+            return Err(format!(
+                "expected 'startpos' or 'fen', got '{}'",
+                excerpt(other)
+            ));
+        }
+    };
+    Ok((base, moves))
+}
+
+fn number<T: std::str::FromStr>(
+    key: &str,
+    v: Option<&&str>,
+    warnings: &mut Vec<String>,
+) -> Option<T> {
+    match v {
+        None => {
+            warnings.push(format!("go: '{key}' needs a value"));
+            None
+        }
+        Some(t) => match t.parse::<T>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                warnings.push(format!("go: '{key}' needs a number, got '{}'", excerpt(t)));
+                None
+            }
+        },
+    }
+}
+
+/// A time or increment: a number, possibly fractional or negative (treated as 0 later).
+fn time_value(key: &str, v: Option<&&str>, warnings: &mut Vec<String>) -> Option<f64> {
+    number::<f64>(key, v, warnings).and_then(|x| {
+        if x.is_finite() {
+            Some(x)
+        } else {
+            warnings.push(format!("go: '{key}' is not a finite number"));
+            None
+        }
+    })
+}
+
+/// Keywords in any order; a keyword whose value is missing or not a number is
+/// dropped with a warning.
+pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
+    let mut p = GoParams::default();
+    let mut w = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i].to_ascii_lowercase();
+        let val = rest.get(i + 1);
+        let mut takes_value = true;
+        match key.as_str() {
+            "ponder" => {
+                p.ponder = true;
+                takes_value = false;
+            }
+            "draw" => {
+                p.draw = true;
+                takes_value = false;
+            }
+            "infinite" => {
+                p.infinite = true;
+                takes_value = false;
+            }
+            "depth" => p.depth = number(&key, val, &mut w),
+            "nodes" => p.nodes = number(&key, val, &mut w),
+            "mate" => p.mate = number(&key, val, &mut w),
+            "perft" => p.perft = number(&key, val, &mut w),
+            "movetime" => p.movetime = time_value(&key, val, &mut w),
+            "time" => p.time = time_value(&key, val, &mut w),
+            "increment" => p.increment = time_value(&key, val, &mut w),
+            "movestogo" => p.movestogo = number(&key, val, &mut w),
+            "opptime" => p.opptime = time_value(&key, val, &mut w),
+            "oppincrement" => p.oppincrement = time_value(&key, val, &mut w),
+            "oppmovestogo" => p.oppmovestogo = number(&key, val, &mut w),
+            "wtime" => p.wtime = time_value(&key, val, &mut w),
+            "btime" => p.btime = time_value(&key, val, &mut w),
+            "winc" => p.winc = time_value(&key, val, &mut w),
+            "binc" => p.binc = time_value(&key, val, &mut w),
+            "searchmoves" => {
+                // The rest of the line is moves.
+                p.searchmoves = rest[i + 1..].iter().map(|s| s.to_string()).collect();
+                break;
+            }
+            _ => {
+                w.push(format!(
+                    "go: unknown parameter '{}' ignored",
+                    excerpt(rest[i])
+                ));
+                takes_value = false;
+            }
+        }
+        // A value that is itself a keyword was missing: do not swallow the keyword.
+        if takes_value {
+            if val.is_some_and(|v| v.parse::<f64>().is_ok()) {
+                i += 2;
+            } else {
+                i += 1;
+                if val.is_some_and(|v| !is_go_keyword(v)) {
+                    i += 1;
+                }
+            }
+        } else {
+            i += 1;
+        }
+    }
+    (p, w)
+}
+
+fn is_go_keyword(t: &str) -> bool {
+    matches!(
+        t.to_ascii_lowercase().as_str(),
+        "ponder"
+            | "draw"
+            | "infinite"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "perft"
+            | "movetime"
+            | "time"
+            | "increment"
+            | "movestogo"
+            | "opptime"
+            | "oppincrement"
+            | "oppmovestogo"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "searchmoves"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(line: &str) -> (GoParams, Vec<String>) {
+        match parse(line, Dialect::Ucci) {
+            Command::Go { params, warnings } => (*params, warnings),
+            c => panic!("{c:?}"),
+        }
+    }
+
+    #[test]
+    fn ucci_go_lines_from_real_clients() {
+        let (p, w) = go("go time 19980 opptime 19500 oppincrement 0 increment 0");
+        assert!(w.is_empty());
+        assert_eq!(
+            (p.time, p.opptime, p.increment, p.oppincrement),
+            (Some(19980.0), Some(19500.0), Some(0.0), Some(0.0))
+        );
+        let (p, _) = go("go time 300000 opptime 300000 movestogo 40");
+        assert_eq!(p.movestogo, Some(40));
+        let (p, _) = go("go time 500 depth 10");
+        assert_eq!((p.time, p.depth), (Some(500.0), Some(10)));
+        let (p, _) = go("go ponder time 295000 increment 0");
+        assert!(p.ponder);
+        let (p, _) = go("go draw depth 3");
+        assert!(p.draw);
+        assert_eq!(p.depth, Some(3));
+    }
+
+    #[test]
+    fn uci_go_lines() {
+        let (p, w) = go("go wtime 3000 btime 3000 winc 50 binc 50");
+        assert!(w.is_empty());
+        assert_eq!((p.wtime, p.binc), (Some(3000.0), Some(50.0)));
+        let (p, _) = go("go depth 15 movetime 500");
+        assert_eq!((p.depth, p.movetime), (Some(15), Some(500.0)));
+        let (p, _) = go("go infinite searchmoves h2e2 b0c2");
+        assert!(p.infinite);
+        assert_eq!(p.searchmoves, vec!["h2e2", "b0c2"]);
+        let (p, _) = go("go perft 3");
+        assert_eq!(p.perft, Some(3));
+    }
+
+    #[test]
+    fn bad_go_values_are_dropped_with_a_warning() {
+        let (p, w) = go("go depth");
+        assert_eq!(p.depth, None);
+        assert_eq!(w.len(), 1);
+        let (p, w) = go("go depth x nodes 100");
+        assert_eq!((p.depth, p.nodes), (None, Some(100)));
+        assert_eq!(w.len(), 1);
+        let (p, w) = go("go wtime btime 1000");
+        assert_eq!((p.wtime, p.btime), (None, Some(1000.0)));
+        assert_eq!(w.len(), 1);
+        let (_, w) = go("go frobnicate 7 depth 2");
+        assert!(!w.is_empty());
+        let (p, _) = go("go nodes -5");
+        assert_eq!(p.nodes, None);
+        let (p, _) = go("go depth 99999999999999999999999");
+        assert_eq!(p.depth, None);
+    }
+
+    #[test]
+    fn setoption_both_forms() {
+        assert_eq!(
+            parse("setoption hashsize 64", Dialect::Ucci),
+            Command::SetOption {
+                name: "hashsize".into(),
+                value: Some("64".into())
+            }
+        );
+        assert_eq!(
+            parse("setoption name Move Overhead value 30", Dialect::Ucci),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }
+        );
+        assert_eq!(
+            parse("setoption newgame", Dialect::Ucci),
+            Command::SetOption {
+                name: "newgame".into(),
+                value: None
+            }
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash", Dialect::Uci),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert!(matches!(
+            parse("setoption hashsize 64", Dialect::Uci),
+            Command::Error(_)
+        ));
+        assert!(matches!(
+            parse("setoption", Dialect::Uci),
+            Command::Error(_)
+        ));
+    }
+
+    #[test]
+    fn positions() {
+        assert_eq!(
+            parse("position startpos moves h2e2 h9g7", Dialect::Uci),
+            Command::Position {
+                base: PositionBase::Start,
+                moves: vec!["h2e2".into(), "h9g7".into()]
+            }
+        );
+        assert_eq!(
+            parse(
+                "position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 moves",
+                Dialect::Uci
+            ),
+            Command::Position {
+                base: PositionBase::Fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".into()),
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            parse(
+                "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2",
+                Dialect::Uci
+            ),
+            Command::Position {
+                base: PositionBase::Fen(
+                    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r".into()
+                ),
+                moves: vec!["h2e2".into()]
+            }
+        );
+        assert!(matches!(parse("position", Dialect::Uci), Command::Error(_)));
+        assert!(matches!(
+            parse("position fen", Dialect::Uci),
+            Command::Error(_)
+        ));
+        assert!(matches!(
+            parse("position foo", Dialect::Uci),
+            Command::Error(_)
+        ));
+        assert!(matches!(
+            parse("position startpos junk", Dialect::Uci),
+            Command::Error(_)
+        ));
+    }
+
+    #[test]
+    fn unknown_and_garbage() {
+        assert!(matches!(
+            parse("frobnicate", Dialect::Uci),
+            Command::Error(_)
+        ));
+        assert!(matches!(
+            parse("\u{1}\u{2}", Dialect::Uci),
+            Command::Error(_)
+        ));
+        assert_eq!(
+            parse("PONDERHIT draw", Dialect::Ucci),
+            Command::PonderHit { draw: true }
+        );
+        assert_eq!(parse("UCCI", Dialect::Uci), Command::Hello(Dialect::Ucci));
+    }
+}

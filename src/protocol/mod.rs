@@ -1,0 +1,687 @@
+//! The protocol front end: reads commands on stdin, keeps the position and
+//! the options, runs searches on their own thread, and answers on stdout in
+//! the dialect chosen by the first command (`ucci` or `uci`).
+//!
+//! A reader thread turns stdin into line events. The loop handles each line
+//! in order; while a search runs, `stop`, `ponderhit`, `isready`, `quit` and
+//! the read-only debug commands act at once, and other commands wait until
+//! the search ends (an infinite or ponder search is stopped first, since it
+//! would never end), followed by everything that arrives after them.
+
+pub mod command;
+pub mod options;
+pub mod output;
+
+use crate::board::Board;
+use crate::search::{self, Limits, Shared, ThreadData};
+use crate::time::Clock;
+use crate::tools::{bench, perft};
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::{Color, MAX_PLY, Move};
+use command::{Command, Dialect, GoParams, PositionBase, excerpt};
+use options::Options;
+use output::{Output, Printer};
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
+
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Longest accepted line; the rest of a longer line is discarded.
+pub const MAX_LINE: usize = 1 << 20;
+
+pub const ENGINE_NAME: &str = "Jiangjun";
+pub const ENGINE_AUTHOR: &str = "the Jiangjun developers";
+
+pub enum Event {
+    Line(String),
+    /// A line longer than `MAX_LINE` was cut.
+    Overlong(usize),
+    /// The search (or perft) with this id has printed its answer.
+    SearchDone(u64),
+    Eof,
+}
+
+/// Read lines from `input` and send them as events. Bytes that are not UTF-8
+/// are replaced; lines are trimmed (`\r\n` endings work). Memory stays
+/// bounded: of a line longer than `MAX_LINE` only its length is reported.
+pub fn read_lines(input: impl Read, tx: Sender<Event>) {
+    let mut reader = std::io::BufReader::new(input);
+    loop {
+        let mut buf = Vec::new();
+        let mut total = 0usize;
+        let mut eof = false;
+        loop {
+            let chunk = match reader.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => &[],
+            };
+            if chunk.is_empty() {
+                eof = true;
+                break;
+            }
+            let newline = chunk.iter().position(|&b| b == b'\n');
+            let part = &chunk[..newline.unwrap_or(chunk.len())];
+            total += part.len();
+            let room = MAX_LINE.saturating_sub(buf.len());
+            buf.extend_from_slice(&part[..part.len().min(room)]);
+            let used = part.len() + newline.is_some() as usize;
+            reader.consume(used);
+            if newline.is_some() {
+                break;
+            }
+        }
+        if eof && total == 0 {
+            let _ = tx.send(Event::Eof);
+            return;
+        }
+        let event = if total > MAX_LINE {
+            Event::Overlong(total)
+        } else {
+            Event::Line(String::from_utf8_lossy(&buf).trim().to_string())
+        };
+        if tx.send(event).is_err() {
+            return;
+        }
+        if eof {
+            let _ = tx.send(Event::Eof);
+            return;
+        }
+    }
+}
+
+/// A line waiting to be handled.
+enum Queued {
+    Line(String),
+    Overlong(usize),
+}
+
+/// The running search (or perft) and how to end it.
+struct Active {
+    id: u64,
+    handle: JoinHandle<Vec<ThreadData>>,
+    shared: Arc<Shared>,
+    /// Set, under the lock, as the thread prints its answer: from then on the
+    /// GUI sees the engine idle. `stop` takes the same lock, so it either
+    /// comes before the answer (and causes it) or after (and finds the engine idle).
+    answered: Arc<Mutex<bool>>,
+    /// Infinite or ponder: it only ends when told.
+    open_ended: bool,
+}
+
+pub struct Session {
+    out: Arc<Output>,
+    events: Sender<Event>,
+    dialect: Option<Dialect>,
+    board: Board,
+    banmoves: Vec<Move>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    pool: Vec<ThreadData>,
+    active: Option<Active>,
+    /// Id of the last search started; a late `SearchDone` of an older one is ignored.
+    search_id: u64,
+    draw_offered: Arc<Mutex<bool>>,
+}
+
+/// What the loop should do after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Session {
+    pub fn new(out: Arc<Output>, events: Sender<Event>) -> Session {
+        let options = Options::default();
+        Session {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            out,
+            events,
+            dialect: None,
+            board: Board::startpos(),
+            banmoves: Vec::new(),
+            options,
+            pool: vec![ThreadData::default()],
+            active: None,
+            search_id: 0,
+            draw_offered: Arc::new(Mutex::new(false)),
+        }
+    }
+
+    fn dialect(&self) -> Dialect {
+        self.dialect.unwrap_or(Dialect::Uci)
+    }
+
+    fn busy(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Commands that act at once while a search runs: the search controls,
+    /// and the commands that only read the engine's state.
+    fn acts_during_search(cmd: &Command) -> bool {
+        matches!(
+            cmd,
+            Command::Stop
+                | Command::PonderHit { .. }
+                | Command::IsReady
+                | Command::Quit
+                | Command::Display
+                | Command::Eval
+                | Command::Probe { .. }
+                | Command::Error(_)
+        )
+    }
+
+    /// Run the command loop over events until `quit` or end of input.
+    pub fn run(mut self, events: Receiver<Event>) {
+        // Lines in arrival order, waiting to be handled.
+        let mut queue: VecDeque<Queued> = VecDeque::new();
+        loop {
+            if self.drain(&mut queue) == Flow::Quit {
+                break;
+            }
+            let Ok(event) = events.recv() else { break };
+            match event {
+                Event::Line(line) => {
+                    if !line.is_empty() {
+                        queue.push_back(Queued::Line(line));
+                    }
+                }
+                Event::Overlong(n) => queue.push_back(Queued::Overlong(n)),
+                Event::SearchDone(id) => {
+                    if self.active.as_ref().is_some_and(|a| a.id == id) {
+                        self.finish_search();
+                    }
+                }
+                // End of input is `quit`, in its turn.
+                Event::Eof => queue.push_back(Queued::Line("quit".into())),
+            }
+        }
+    }
+
+    /// Handle queued lines in order for as long as possible. While a search
+    /// runs, lines that act on it are handled; the first other line waits
+    /// (an open-ended search is stopped for it), and so does everything
+    /// behind it. Batch mode reads nothing while thinking.
+    fn drain(&mut self, queue: &mut VecDeque<Queued>) -> Flow {
+        while let Some(item) = queue.front() {
+            // A search that has answered is over for the GUI, even if its
+            // thread has not been joined yet.
+            if self.active.as_ref().is_some_and(|a| locked(&a.answered)) {
+                self.finish_search();
+            }
+            let line = match item {
+                Queued::Overlong(n) => {
+                    self.out.error(&format!(
+                        "line of {n} bytes is longer than {MAX_LINE} bytes; ignored"
+                    ));
+                    queue.pop_front();
+                    continue;
+                }
+                Queued::Line(l) => l,
+            };
+            let cmd = command::parse(line, self.dialect());
+            if self.busy() {
+                // Batch mode reads nothing while a search that ends by itself runs.
+                if !Self::acts_during_search(&cmd) || self.options.batch {
+                    if self.active.as_ref().is_some_and(|a| a.open_ended) {
+                        self.stop_search();
+                    } else {
+                        return Flow::Continue;
+                    }
+                }
+            }
+            queue.pop_front();
+            if self.handle(cmd) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn handle(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::Hello(d) => self.hello(d),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => self.new_game(),
+            Command::Position { base, moves } => self.set_position(&base, &moves),
+            Command::BanMoves(moves) => self.ban_moves(&moves),
+            Command::Go { params, warnings } => {
+                for w in &warnings {
+                    self.out.error(w);
+                }
+                self.go(*params, !warnings.is_empty());
+            }
+            Command::Stop => {
+                let stopped = self.active.as_ref().is_some_and(|a| {
+                    let answered = lock(&a.answered);
+                    if !*answered {
+                        a.shared.stop.store(true, Ordering::Relaxed);
+                        a.shared.pondering.store(false, Ordering::Relaxed);
+                    }
+                    !*answered
+                });
+                self.finish_search();
+                if !stopped && self.dialect() == Dialect::Ucci {
+                    // Nothing to stop: UCCI answers `nobestmove`.
+                    self.out.line("nobestmove");
+                }
+            }
+            Command::PonderHit { draw } => {
+                if let Some(a) = &self.active {
+                    if draw && let Ok(mut d) = self.draw_offered.lock() {
+                        *d = true;
+                    }
+                    a.shared.pondering.store(false, Ordering::Relaxed);
+                }
+            }
+            Command::Quit => {
+                self.quit();
+                return Flow::Quit;
+            }
+            Command::Probe { base, moves } => self.probe(&base, &moves),
+            Command::Display => self.display(),
+            Command::Eval => self.out.lines(&crate::eval::trace(&self.board)),
+            Command::Bench(args) => self.bench(&args),
+            Command::Error(e) => self.out.error(&e),
+        }
+        Flow::Continue
+    }
+
+    fn hello(&mut self, d: Dialect) {
+        self.dialect = Some(d);
+        match d {
+            Dialect::Ucci => {
+                self.out.line(&format!("id name {ENGINE_NAME}"));
+                self.out
+                    .line(&format!("id version {}", env!("CARGO_PKG_VERSION")));
+                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+                for o in options::ucci_option_lines() {
+                    self.out.line(&o);
+                }
+                self.out.line("ucciok");
+            }
+            Dialect::Uci => {
+                self.out.line(&format!(
+                    "id name {ENGINE_NAME} {}",
+                    env!("CARGO_PKG_VERSION")
+                ));
+                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+                for o in options::uci_option_lines() {
+                    self.out.line(&o);
+                }
+                self.out.line("uciok");
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let old_hash = self.options.hash_mb;
+        match self.options.set(name, value, self.dialect()) {
+            Ok(options::Effect::None) => {}
+            Ok(options::Effect::ResizeHash) => {
+                // Free the old table first so that both need not fit at once.
+                self.tt = Arc::new(TranspositionTable::new(1));
+                match TranspositionTable::try_new(self.options.hash_mb) {
+                    Ok(t) => self.tt = Arc::new(t),
+                    Err(e) => {
+                        self.out
+                            .error(&format!("option {name}: {e}; keeping {old_hash} MB"));
+                        self.options.hash_mb = old_hash;
+                        self.tt = Arc::new(TranspositionTable::new(old_hash));
+                    }
+                }
+            }
+            Ok(options::Effect::ClearHash) => self.tt.clear(),
+            Ok(options::Effect::NewGame) => self.new_game(),
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+        for d in &mut self.pool {
+            d.clear();
+        }
+    }
+
+    /// Build a board from a position command; errors are reported and give `None`.
+    /// A bad move ends the move list: the position up to the move before it is kept.
+    fn build_position(&self, base: &PositionBase, moves: &[String]) -> Option<Board> {
+        let mut board = match base {
+            PositionBase::Start => Board::startpos(),
+            PositionBase::Fen(f) => match Board::from_fen(f) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.out.error(&format!(
+                        "invalid FEN '{}': {e}; position unchanged",
+                        excerpt(f)
+                    ));
+                    return None;
+                }
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match board.parse_move(text) {
+                Ok(m) => board.make_move(m),
+                Err(e) => {
+                    self.out.error(&format!(
+                        "move {} of the list: {}; position set up to the move before it",
+                        i + 1,
+                        excerpt(&e)
+                    ));
+                    break;
+                }
+            }
+        }
+        Some(board)
+    }
+
+    fn set_position(&mut self, base: &PositionBase, moves: &[String]) {
+        if let Some(b) = self.build_position(base, moves) {
+            self.board = b;
+            self.banmoves.clear();
+        }
+    }
+
+    fn ban_moves(&mut self, moves: &[String]) {
+        self.banmoves.clear();
+        for text in moves {
+            match self.board.parse_move(text) {
+                Ok(m) => self.banmoves.push(m),
+                Err(e) => self.out.error(&format!("banmoves: {}", excerpt(&e))),
+            }
+        }
+    }
+
+    /// Turn `go` parameters into search limits.
+    fn limits(&self, p: &GoParams, malformed: bool) -> Limits {
+        let dialect = self.dialect();
+        // UCCI times are seconds unless `usemillisec` is on.
+        let unit = if dialect == Dialect::Ucci && !self.options.usemillisec {
+            1000.0
+        } else {
+            1.0
+        };
+        let ms = |x: f64| (x * unit).clamp(0.0, 1e15) as u64;
+        let red = self.board.side_to_move() == Color::Red;
+        let (time, inc) = match (p.time, red) {
+            (Some(t), _) => (Some(t), p.increment),
+            (None, true) => (p.wtime, p.winc),
+            (None, false) => (p.btime, p.binc),
+        };
+        let mut clock = Clock {
+            time: time.map(ms),
+            inc: inc.map_or(0, ms),
+            movestogo: p.movestogo.filter(|&m| m > 0).map(|m| m.min(1000) as u32),
+            movetime: p.movetime.map(ms),
+        };
+        let mut searchmoves = Vec::new();
+        for text in &p.searchmoves {
+            match self.board.parse_move(text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.out.error(&format!("searchmoves: {}", excerpt(&e))),
+            }
+        }
+        let mut depth = p.depth.map(|d| d.clamp(0, MAX_PLY as i64 - 8) as i32);
+        let nothing = depth.is_none()
+            && p.nodes.is_none()
+            && p.mate.is_none()
+            && clock.time.is_none()
+            && clock.movetime.is_none()
+            && !p.infinite;
+        let mut infinite = p.infinite || (nothing && !malformed);
+        if nothing && malformed {
+            // Never search forever because of a garbled `go`.
+            self.out
+                .error("go: no usable limit left; searching for 1 second");
+            clock.movetime = Some(1000);
+            infinite = false;
+        }
+        if dialect == Dialect::Uci && depth == Some(0) {
+            depth = Some(1);
+        }
+        Limits {
+            depth,
+            nodes: p.nodes,
+            clock,
+            infinite,
+            ponder: p.ponder,
+            mate: p
+                .mate
+                .filter(|&m| m > 0)
+                .map(|m| m.min(MAX_PLY as i64 / 2) as u32),
+            searchmoves,
+            banmoves: self.banmoves.clone(),
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+        }
+    }
+
+    fn go(&mut self, params: GoParams, malformed: bool) {
+        if let Some(d) = params.perft {
+            self.perft(d);
+            return;
+        }
+        let limits = self.limits(&params, malformed);
+        let printer = Printer {
+            out: self.out.clone(),
+            dialect: self.dialect(),
+            show_wdl: self.options.show_wdl,
+        };
+        if let Ok(mut d) = self.draw_offered.lock() {
+            *d = params.draw;
+        }
+        // UCCI `go depth 0`: a static score only, no move.
+        if self.dialect() == Dialect::Ucci && limits.depth == Some(0) {
+            let score = crate::eval::evaluate(&self.board);
+            self.out.line(&format!("info depth 0 score {score}"));
+            self.out.line("nobestmove");
+            return;
+        }
+        let shared = Arc::new(Shared::new(self.tt.clone(), limits.ponder));
+        let open_ended = limits.infinite || limits.ponder;
+        let wait_for_stop = self.dialect() == Dialect::Uci && limits.infinite;
+        let board = self.board.clone();
+        let mut pool = std::mem::take(&mut self.pool);
+        let threads = self.options.threads;
+        let events = self.events.clone();
+        let draw_offered = self.draw_offered.clone();
+        let shared2 = shared.clone();
+        self.search_id += 1;
+        let id = self.search_id;
+        let answered = Arc::new(Mutex::new(false));
+        let answered2 = answered.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let result = search::run(&board, &limits, &shared2, &mut pool, threads, &printer);
+                // UCI infinite and pondering searches answer only when told.
+                while (wait_for_stop || shared2.pondering.load(Ordering::Relaxed))
+                    && !shared2.stop.load(Ordering::Relaxed)
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                let draw = draw_offered.lock().map(|d| *d).unwrap_or(false);
+                let mut answered = lock(&answered2);
+                printer.bestmove(&result, draw);
+                *answered = true;
+                drop(answered);
+                let _ = events.send(Event::SearchDone(id));
+                pool
+            });
+        match handle {
+            Ok(handle) => {
+                self.active = Some(Active {
+                    id,
+                    handle,
+                    shared,
+                    answered,
+                    open_ended,
+                })
+            }
+            Err(e) => {
+                self.out
+                    .error(&format!("cannot start the search thread: {e}"));
+                self.pool = vec![ThreadData::default()];
+            }
+        }
+    }
+
+    /// `go perft N` runs on the search thread so that `stop` and `quit` can end it.
+    fn perft(&mut self, depth: i64) {
+        let depth = if !(1..=20).contains(&depth) {
+            self.out.error(&format!(
+                "go perft: depth {depth} out of range 1..20; using 1"
+            ));
+            1
+        } else {
+            depth as u32
+        };
+        let shared = Arc::new(Shared::new(self.tt.clone(), false));
+        let mut board = self.board.clone();
+        let out = self.out.clone();
+        let events = self.events.clone();
+        let pool = std::mem::take(&mut self.pool);
+        let shared2 = shared.clone();
+        self.search_id += 1;
+        let id = self.search_id;
+        let answered = Arc::new(Mutex::new(false));
+        let answered2 = answered.clone();
+        let spawned = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || {
+                let report = perft::report_until(&mut board, depth, &shared2.stop);
+                let mut answered = lock(&answered2);
+                match report {
+                    Some((text, _)) => {
+                        out.lines(&text);
+                        out.line("");
+                    }
+                    None => out.info_string("perft stopped"),
+                }
+                *answered = true;
+                drop(answered);
+                let _ = events.send(Event::SearchDone(id));
+                pool
+            });
+        match spawned {
+            Ok(handle) => {
+                // A perft ends by itself: later commands wait for it.
+                self.active = Some(Active {
+                    id,
+                    handle,
+                    shared,
+                    answered,
+                    open_ended: false,
+                })
+            }
+            Err(e) => {
+                self.out
+                    .error(&format!("cannot start the perft thread: {e}"));
+                self.pool = vec![ThreadData::default()];
+            }
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(a) = &self.active {
+            a.shared.stop.store(true, Ordering::Relaxed);
+            a.shared.pondering.store(false, Ordering::Relaxed);
+        }
+        self.finish_search();
+    }
+
+    /// Wait for the search thread (it has printed its bestmove) and take back its tables.
+    fn finish_search(&mut self) {
+        if let Some(a) = self.active.take() {
+            match a.handle.join() {
+                Ok(pool) => self.pool = pool,
+                Err(_) => {
+                    self.out.error("the search thread failed");
+                    self.pool = vec![ThreadData::default()];
+                }
+            }
+        }
+    }
+
+    fn quit(&mut self) {
+        self.stop_search();
+        if self.dialect() == Dialect::Ucci {
+            self.out.line("bye");
+        }
+    }
+
+    fn probe(&mut self, base: &PositionBase, moves: &[String]) {
+        let Some(b) = self.build_position(base, moves) else {
+            return;
+        };
+        let mut s = String::from("pophash");
+        if let Some(e) = self.tt.probe(b.key(), 0) {
+            if e.mv.is_some() && b.is_legal_move(e.mv) {
+                s.push_str(&format!(" bestmove {}", e.mv));
+            }
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                s.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth.max(0)));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                s.push_str(&format!(" upperbound {} depth {}", e.score, e.depth.max(0)));
+            }
+        }
+        self.out.line(&s);
+    }
+
+    fn display(&self) {
+        self.out.lines(&self.board.to_string());
+        self.out.line(&format!("Fen: {}", self.board.to_fen()));
+        self.out.line(&format!("Key: {:016X}", self.board.key()));
+        let checkers: Vec<String> = self
+            .board
+            .checkers()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    fn bench(&mut self, args: &[String]) {
+        let depth = match args.first().map(|a| a.parse::<i32>()) {
+            None => bench::DEFAULT_DEPTH,
+            Some(Ok(d)) if (1..=30).contains(&d) => d,
+            Some(_) => {
+                self.out.error("bench: depth must be a number from 1 to 30");
+                return;
+            }
+        };
+        let r = bench::run_bench(depth);
+        self.out.line(&format!("Total time (ms) : {}", r.millis));
+        self.out.line(&format!("Nodes searched  : {}", r.nodes));
+        self.out.line(&format!("Nodes/second    : {}", r.nps()));
+    }
+}
+
+/// Lock a mutex, recovering the data if a thread panicked while holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn locked(m: &Mutex<bool>) -> bool {
+    *lock(m)
+}
+
+/// Run the engine on stdin/stdout until `quit` or end of input.
+pub fn run_stdio() {
+    let (tx, rx) = channel();
+    let reader_tx = tx.clone();
+    let _ = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || read_lines(std::io::stdin().lock(), reader_tx));
+    let session = Session::new(Arc::new(Output::stdout()), tx);
+    session.run(rx);
+}

@@ -1,0 +1,294 @@
+//! Engine options: their values, how they are announced in each dialect, and
+//! `setoption` handling. Names match case-insensitively, ignoring spaces and
+//! underscores, so `Move Overhead`, `moveoverhead` and `move_overhead` are one
+//! option; UCCI names (`hashsize`) and UCI names (`Hash`) both work.
+
+use super::command::{Dialect, excerpt};
+
+pub const MAX_HASH_MB: usize = 65536;
+pub const MAX_THREADS: usize = 256;
+pub const MAX_MULTIPV: usize = 128;
+pub const MAX_OVERHEAD: u64 = 5000;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub show_wdl: bool,
+    pub usemillisec: bool,
+    pub batch: bool,
+    pub debug: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 10,
+            ponder: false,
+            show_wdl: false,
+            usemillisec: true,
+            batch: false,
+            debug: false,
+        }
+    }
+}
+
+/// What the session must do after an option changed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    ResizeHash,
+    ClearHash,
+    NewGame,
+}
+
+pub fn uci_option_lines() -> Vec<String> {
+    let d = Options::default();
+    vec![
+        format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            d.threads
+        ),
+        format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            d.hash_mb
+        ),
+        "option name Clear Hash type button".into(),
+        format!("option name Ponder type check default {}", d.ponder),
+        format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            d.multipv
+        ),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD}",
+            d.move_overhead
+        ),
+        format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
+        "option name UCI_Variant type combo default xiangqi var xiangqi".into(),
+    ]
+}
+
+pub fn ucci_option_lines() -> Vec<String> {
+    let d = Options::default();
+    vec![
+        format!("option usemillisec type check default {}", d.usemillisec),
+        format!("option batch type check default {}", d.batch),
+        format!("option debug type check default {}", d.debug),
+        format!("option ponder type check default {}", d.ponder),
+        format!(
+            "option hashsize type spin min 1 max {MAX_HASH_MB} default {}",
+            d.hash_mb
+        ),
+        format!(
+            "option threads type spin min 1 max {MAX_THREADS} default {}",
+            d.threads
+        ),
+        format!(
+            "option multipv type spin min 1 max {MAX_MULTIPV} default {}",
+            d.multipv
+        ),
+        format!(
+            "option moveoverhead type spin min 0 max {MAX_OVERHEAD} default {}",
+            d.move_overhead
+        ),
+        "option clearhash type button".into(),
+        "option newgame type button".into(),
+    ]
+}
+
+fn normalize(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true" | "on" | "1" | "yes") => Ok(true),
+        Some("false" | "off" | "0" | "no") => Ok(false),
+        Some(v) => Err(format!(
+            "option {name}: '{}' is not true/false/on/off/1/0",
+            excerpt(v)
+        )),
+        None => Err(format!("option {name} needs a value")),
+    }
+}
+
+fn spin_value(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
+    let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    let n: i64 = v
+        .trim()
+        .parse()
+        .map_err(|_| format!("option {name}: '{}' is not a number", excerpt(v)))?;
+    if n < min || n > max {
+        return Err(format!(
+            "option {name}: {n} is outside {min}..{max}; unchanged"
+        ));
+    }
+    Ok(n)
+}
+
+impl Options {
+    /// Apply `setoption`. Unknown UCCI options are ignored silently (the spec
+    /// says so); unknown UCI options are an error.
+    pub fn set(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        dialect: Dialect,
+    ) -> Result<Effect, String> {
+        let key = normalize(name);
+        match key.as_str() {
+            "hash" | "hashsize" => {
+                // UCCI: 0 means "engine chooses".
+                let min = if dialect == Dialect::Ucci { 0 } else { 1 };
+                let mut mb = spin_value(name, value, min, MAX_HASH_MB as i64)?;
+                if mb == 0 {
+                    mb = 16;
+                }
+                if mb as usize != self.hash_mb {
+                    self.hash_mb = mb as usize;
+                    return Ok(Effect::ResizeHash);
+                }
+                Ok(Effect::None)
+            }
+            "threads" => {
+                let min = if dialect == Dialect::Ucci { 0 } else { 1 };
+                let mut n = spin_value(name, value, min, MAX_THREADS as i64)?;
+                if n == 0 {
+                    n = std::thread::available_parallelism().map_or(1, |p| p.get() as i64);
+                }
+                self.threads = n as usize;
+                Ok(Effect::None)
+            }
+            "clearhash" => Ok(Effect::ClearHash),
+            "newgame" => Ok(Effect::NewGame),
+            "ponder" => {
+                self.ponder = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "multipv" => {
+                self.multipv = spin_value(name, value, 1, MAX_MULTIPV as i64)? as usize;
+                Ok(Effect::None)
+            }
+            "moveoverhead" => {
+                self.move_overhead = spin_value(name, value, 0, MAX_OVERHEAD as i64)? as u64;
+                Ok(Effect::None)
+            }
+            "ucishowwdl" => {
+                self.show_wdl = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "ucivariant" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                Some("xiangqi") => Ok(Effect::None),
+                Some(v) => Err(format!(
+                    "option UCI_Variant: only xiangqi is supported, not '{}'",
+                    excerpt(v)
+                )),
+                None => Err("option UCI_Variant needs a value".into()),
+            },
+            "usemillisec" => {
+                self.usemillisec = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "batch" => {
+                self.batch = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "debug" => {
+                self.debug = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            _ if dialect == Dialect::Ucci => {
+                // The UCCI spec: unknown options (usebook, pruning, style, ...)
+                // must not cause an error.
+                log::debug!("ignoring unknown UCCI option {name}");
+                Ok(Effect::None)
+            }
+            _ => Err(format!("no such option: '{}'", excerpt(name))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_loosely() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("Move Overhead", Some("50"), Dialect::Uci),
+            Ok(Effect::None)
+        );
+        assert_eq!(o.move_overhead, 50);
+        assert_eq!(
+            o.set("moveoverhead", Some("70"), Dialect::Ucci),
+            Ok(Effect::None)
+        );
+        assert_eq!(o.move_overhead, 70);
+        assert_eq!(
+            o.set("hashsize", Some("64"), Dialect::Ucci),
+            Ok(Effect::ResizeHash)
+        );
+        assert_eq!(o.set("Hash", Some("64"), Dialect::Uci), Ok(Effect::None));
+        assert_eq!(o.hash_mb, 64);
+        assert_eq!(
+            o.set("clear hash", Some("true"), Dialect::Uci),
+            Ok(Effect::ClearHash)
+        );
+        assert_eq!(
+            o.set("UCI_Variant", Some("xiangqi"), Dialect::Uci),
+            Ok(Effect::None)
+        );
+    }
+
+    #[test]
+    fn check_values() {
+        let mut o = Options::default();
+        for (v, want) in [
+            ("true", true),
+            ("off", false),
+            ("1", true),
+            ("0", false),
+            ("ON", true),
+        ] {
+            o.set("ponder", Some(v), Dialect::Ucci).unwrap();
+            assert_eq!(o.ponder, want, "{v}");
+        }
+        assert!(o.set("ponder", Some("maybe"), Dialect::Ucci).is_err());
+        assert!(o.set("ponder", None, Dialect::Ucci).is_err());
+    }
+
+    #[test]
+    fn bad_values_keep_the_old_value() {
+        let mut o = Options::default();
+        assert!(o.set("Hash", Some("-1"), Dialect::Uci).is_err());
+        assert!(o.set("Hash", Some("99999999"), Dialect::Uci).is_err());
+        assert!(o.set("Threads", Some("x"), Dialect::Uci).is_err());
+        assert!(o.set("MultiPV", Some("0"), Dialect::Uci).is_err());
+        assert_eq!((o.hash_mb, o.threads, o.multipv), (16, 1, 1));
+        assert!(o.set("UCI_Variant", Some("chess"), Dialect::Uci).is_err());
+    }
+
+    #[test]
+    fn unknown_options() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("usebook", Some("false"), Dialect::Ucci),
+            Ok(Effect::None)
+        );
+        assert_eq!(
+            o.set("frobnicate", Some("1"), Dialect::Ucci),
+            Ok(Effect::None)
+        );
+        assert!(o.set("frobnicate", Some("1"), Dialect::Uci).is_err());
+    }
+}

@@ -1,0 +1,194 @@
+//! Everything the engine writes to stdout goes through `Output`, one whole
+//! line at a time and flushed, so lines from the search thread and the
+//! command loop never interleave. `Printer` formats search output in the
+//! GUI's dialect.
+
+use super::command::Dialect;
+use crate::search::{IterationInfo, Reporter, SearchResult};
+use crate::tt::Bound;
+use crate::types::{Move, SCORE_MATE, SCORE_MATE_IN_MAX, Score};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+/// A line sink: stdout in the engine, a buffer in tests.
+pub struct Output {
+    sink: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Output {
+    pub fn stdout() -> Output {
+        Output {
+            sink: Mutex::new(Box::new(std::io::stdout())),
+        }
+    }
+
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Mutex::new(sink),
+        }
+    }
+
+    /// Write one line and flush. A broken pipe is ignored: the GUI has gone.
+    pub fn line(&self, text: &str) {
+        let mut sink = match self.sink.lock() {
+            Ok(s) => s,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = sink.write_all(text.as_bytes());
+        let _ = sink.write_all(b"\n");
+        let _ = sink.flush();
+    }
+
+    /// Write several lines as one block.
+    pub fn lines(&self, text: &str) {
+        for l in text.lines() {
+            self.line(l);
+        }
+    }
+
+    pub fn info_string(&self, text: &str) {
+        self.line(&format!("info string {text}"));
+    }
+
+    pub fn error(&self, text: &str) {
+        self.info_string(&format!("error: {text}"));
+    }
+}
+
+/// Search output in the dialect of the GUI.
+pub struct Printer {
+    pub out: Arc<Output>,
+    pub dialect: Dialect,
+    pub show_wdl: bool,
+}
+
+/// Mate distance in moves (positive: side to move mates), if the score is a mate.
+pub fn mate_moves(score: Score) -> Option<i32> {
+    if score >= SCORE_MATE_IN_MAX {
+        Some((SCORE_MATE - score + 1) / 2)
+    } else if score <= -SCORE_MATE_IN_MAX {
+        Some(-(SCORE_MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+/// Win/draw/loss per mille for a score, from a logistic model.
+pub fn wdl(score: Score) -> (u32, u32, u32) {
+    if let Some(m) = mate_moves(score) {
+        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let x = score as f64;
+    let w = 1000.0 / (1.0 + ((200.0 - x) / 60.0).exp());
+    let l = 1000.0 / (1.0 + ((200.0 + x) / 60.0).exp());
+    let (w, l) = (w.round() as u32, l.round() as u32);
+    (w, 1000 - w - l, l)
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Printer {
+    pub fn bestmove(&self, result: &SearchResult, draw_offered: bool) {
+        match (self.dialect, result.best) {
+            (Dialect::Ucci, None) => self.out.line("nobestmove"),
+            (Dialect::Uci, None) => {
+                self.out.line("info depth 0 score mate 0");
+                self.out.line("bestmove (none)");
+            }
+            (dialect, Some(m)) => {
+                let mut s = format!("bestmove {m}");
+                if let Some(p) = result.ponder {
+                    s.push_str(&format!(" ponder {p}"));
+                }
+                if dialect == Dialect::Ucci {
+                    if result.score <= -SCORE_MATE_IN_MAX {
+                        s.push_str(" resign");
+                    } else if draw_offered && result.score <= -40 {
+                        s.push_str(" draw");
+                    }
+                }
+                self.out.line(&s);
+            }
+        }
+    }
+}
+
+impl Reporter for Printer {
+    fn iteration(&self, info: &IterationInfo) {
+        let nps = info.nodes * 1000 / info.time_ms.max(1);
+        match self.dialect {
+            Dialect::Ucci => {
+                self.out
+                    .line(&format!("info time {} nodes {}", info.time_ms, info.nodes));
+                self.out.line(&format!(
+                    "info depth {} score {} pv {}",
+                    info.depth,
+                    info.score,
+                    pv_text(info.pv)
+                ));
+            }
+            Dialect::Uci => {
+                let score = match mate_moves(info.score) {
+                    Some(m) => format!("mate {m}"),
+                    None => format!("cp {}", info.score),
+                };
+                let bound = match info.bound {
+                    Bound::Lower => " lowerbound",
+                    Bound::Upper => " upperbound",
+                    _ => "",
+                };
+                let wdl_text = if self.show_wdl {
+                    let (w, d, l) = wdl(info.score);
+                    format!(" wdl {w} {d} {l}")
+                } else {
+                    String::new()
+                };
+                self.out.line(&format!(
+                    "info depth {} seldepth {} multipv {} score {score}{bound}{wdl_text} nodes {} nps {nps} hashfull {} time {} pv {}",
+                    info.depth,
+                    info.seldepth,
+                    info.multipv,
+                    info.nodes,
+                    info.hashfull,
+                    info.time_ms,
+                    pv_text(info.pv)
+                ));
+            }
+        }
+    }
+
+    fn currmove(&self, depth: i32, mv: Move, number: usize) {
+        self.out.line(&format!(
+            "info depth {depth} currmove {mv} currmovenumber {number}"
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_distance_in_moves() {
+        assert_eq!(mate_moves(SCORE_MATE - 1), Some(1));
+        assert_eq!(mate_moves(SCORE_MATE - 3), Some(2));
+        assert_eq!(mate_moves(-SCORE_MATE), Some(0));
+        assert_eq!(mate_moves(-SCORE_MATE + 2), Some(-1));
+        assert_eq!(mate_moves(150), None);
+    }
+
+    #[test]
+    fn wdl_is_a_distribution() {
+        for s in [-2000, -300, -50, 0, 50, 300, 2000] {
+            let (w, d, l) = wdl(s);
+            assert_eq!(w + d + l, 1000);
+        }
+        assert!(wdl(300).0 > wdl(100).0);
+        assert_eq!(wdl(0).0, wdl(0).2);
+    }
+}
