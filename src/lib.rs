@@ -3,6 +3,7 @@
 pub mod board;
 pub mod eval;
 pub mod protocol;
+pub mod rules;
 pub mod search;
 pub mod time;
 pub mod tools;

@@ -25,6 +25,19 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Rule on a game so far: prints `red`, `black`, `draw` or `ongoing` and the reason.
+    Judge {
+        /// Starting position (default: the start position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// The moves played from it (ICCS, separate words or one quoted string).
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// Occurrences of a position that end the game by repetition (2: the
+        /// first recurrence, as the rule books rule; 3 as match play does).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=10))]
+        fold: u8,
+    },
     /// Search a fixed set of positions to a fixed depth: prints the node count
     /// (the search's signature) and the speed.
     Bench {
@@ -41,6 +54,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, &fen, divide),
+        Some(Command::Judge { fen, moves, fold }) => run_judge(&fen, &moves, fold as usize),
         Some(Command::Bench { depth }) => {
             let r = bench::run_bench(depth.clamp(1, 60));
             println!("Total time (ms) : {}", r.millis);
@@ -53,6 +67,28 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+fn run_judge(fen: &str, moves: &[String], fold: usize) -> ExitCode {
+    let mut board = match Board::from_fen(fen) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: invalid FEN: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let words = moves.iter().flat_map(|m| m.split_whitespace());
+    for (i, text) in words.enumerate() {
+        match board.parse_move(text) {
+            Ok(m) => board.make_move(m),
+            Err(e) => {
+                eprintln!("error: move {}: {e}", i + 1);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    println!("{}", jiangjun::rules::judge(&board, fold));
+    ExitCode::SUCCESS
 }
 
 fn run_perft(depth: u32, fen: &str, divide: bool) -> ExitCode {

@@ -135,10 +135,33 @@ impl Board {
         )
     }
 
-    /// Is the side to move in check?
+    /// Would `color`'s king be attacked if the piece on `sq` were removed?
+    /// (Pieces for which this is true shield the king: pinned pieces of its
+    /// own side, pieces of the other side that can give discovered check.)
+    pub fn king_exposed_without(&self, color: Color, sq: Square) -> bool {
+        let ksq = self.king_square(color);
+        let s = sq.index();
+        let mut rank_bits = self.rank_occ(ksq.rank());
+        let mut file_bits = self.file_occ(ksq.file());
+        if sq.rank() == ksq.rank() {
+            rank_bits &= !(1 << sq.file());
+        }
+        if sq.file() == ksq.file() {
+            file_bits &= !(1 << sq.rank());
+        }
+        Self::king_attacked_view(ksq.index(), color.flip(), rank_bits, file_bits, |x| {
+            if x == s { EMPTY } else { self.cell(x) }
+        })
+    }
+
+    /// Is the side to move in check? Known without a test after `make_move`
+    /// (which records it) and after a null move (never made in check).
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.is_in_check(self.side_to_move())
+        match self.history().last() {
+            Some(u) => u.check,
+            None => self.is_in_check(self.side_to_move()),
+        }
     }
 
     /// Squares of the pieces giving check to the side to move (the facing

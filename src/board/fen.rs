@@ -172,6 +172,7 @@ impl Board {
         };
         if let Some(t) = fields.get(4) {
             b.rule60 = number("halfmove clock", t, u16::MAX as u32)? as u16;
+            b.since_capture = b.rule60;
         }
         if let Some(t) = fields.get(5) {
             b.fullmove = number("move number", t, 1_000_000_000)?.max(1);

@@ -77,10 +77,15 @@ pub struct Undo {
     pub mv: Move,
     /// Id of the captured piece, `EMPTY` if none.
     pub captured: u8,
+    /// The move gave check (the side to move after it is in check).
+    pub check: bool,
     /// Key of the position before the move.
     pub key: u64,
-    /// Plies since the last capture, before the move.
+    /// Counters before the move (see `Board::rule60`).
     pub rule60: u16,
+    pub since_capture: u16,
+    pub since_null: u16,
+    pub check10: [u8; 2],
 }
 
 #[derive(Clone)]
@@ -95,7 +100,16 @@ pub struct Board {
     psq: [Score; 2],
     /// Game phase material: sum of phase weights of the pieces on the board.
     phase: i32,
+    /// The natural-move counter as Pikafish keeps it: plies since the last
+    /// capture, except that checks beyond each side's tenth (and the replies
+    /// to them) do not count.
     rule60: u16,
+    /// Plies since the last capture (the window in which positions can repeat).
+    since_capture: u16,
+    /// Checks given by each side since the last capture.
+    check10: [u8; 2],
+    /// Plies since the last null move (positions never repeat across one).
+    since_null: u16,
     fullmove: u32,
     history: Vec<Undo>,
 }
@@ -112,6 +126,9 @@ impl Board {
             psq: [0; 2],
             phase: 0,
             rule60: 0,
+            since_capture: 0,
+            check10: [0; 2],
+            since_null: 0,
             fullmove: 1,
             history: Vec::with_capacity(256),
         }
@@ -133,10 +150,26 @@ impl Board {
         self.key
     }
 
-    /// Plies since the last capture (the natural-move counter).
+    /// The natural-move counter: plies since the last capture, not counting
+    /// checks beyond each side's tenth nor the replies to them (Pikafish's
+    /// rule). The game is drawn when it reaches 120.
     #[inline(always)]
     pub fn rule60(&self) -> u16 {
         self.rule60
+    }
+
+    /// Plies since the last capture (or since the position was set up with
+    /// its halfmove clock): the window in which a position can repeat.
+    #[inline(always)]
+    pub fn since_capture(&self) -> u16 {
+        self.since_capture
+    }
+
+    /// How many plies back a position can repeat: since the last capture
+    /// and the last null move, within the recorded history.
+    #[inline(always)]
+    pub fn repetition_window(&self) -> usize {
+        (self.since_capture.min(self.since_null) as usize).min(self.history.len())
     }
 
     pub fn fullmove(&self) -> u32 {
@@ -297,11 +330,16 @@ impl Board {
         let id = self.cells[from];
         let captured = self.cells[to];
         debug_assert!(id != EMPTY, "make_move {mv} from an empty square");
+        let was_in_check = self.history.last().is_some_and(|u| u.check);
         self.history.push(Undo {
             mv,
             captured,
+            check: false,
             key: self.key,
             rule60: self.rule60,
+            since_capture: self.since_capture,
+            since_null: self.since_null,
+            check10: self.check10,
         });
         let piece = CELL_PIECE[id as usize] as usize;
         let us = self.side.index();
@@ -311,9 +349,7 @@ impl Board {
             self.key ^= PIECE_KEYS[cp.index()][to];
             self.psq[cp.color().index()] -= psq::value(cp, mv.to());
             self.phase -= psq::PHASE_WEIGHT[cp.kind().index()];
-            self.rule60 = 0;
         } else {
-            self.rule60 = self.rule60.saturating_add(1);
             let (tf, tr) = (to % FILES, to / FILES);
             self.rank_occ[tr] |= 1 << tf;
             self.file_occ[tf] |= 1 << tr;
@@ -330,6 +366,30 @@ impl Board {
             self.fullmove = self.fullmove.wrapping_add(1);
         }
         self.side = self.side.flip();
+        let check = self.is_in_check(self.side);
+        if let Some(u) = self.history.last_mut() {
+            u.check = check;
+        }
+        self.since_null = self.since_null.saturating_add(1);
+        if captured != EMPTY {
+            self.rule60 = 0;
+            self.since_capture = 0;
+            self.check10 = [0; 2];
+        } else {
+            self.since_capture = self.since_capture.saturating_add(1);
+            // Checks beyond a side's tenth do not count, nor the replies to them.
+            let them = self.side.index();
+            if !check || {
+                self.check10[us] = self.check10[us].saturating_add(1);
+                self.check10[us] <= 10
+            } {
+                if self.check10[them] > 10 && was_in_check {
+                    self.check10[them] = self.check10[them].saturating_add(1);
+                } else {
+                    self.rule60 = self.rule60.saturating_add(1);
+                }
+            }
+        }
     }
 
     /// Take back the last `make_move`.
@@ -366,6 +426,9 @@ impl Board {
         self.psq[self.side.index()] -= psq::delta(piece, from, to);
         self.key = u.key;
         self.rule60 = u.rule60;
+        self.since_capture = u.since_capture;
+        self.since_null = u.since_null;
+        self.check10 = u.check10;
     }
 
     /// Pass the move (for null-move pruning). Never call it in check.
@@ -373,11 +436,16 @@ impl Board {
         self.history.push(Undo {
             mv: Move::NONE,
             captured: EMPTY,
+            check: false,
             key: self.key,
             rule60: self.rule60,
+            since_capture: self.since_capture,
+            since_null: self.since_null,
+            check10: self.check10,
         });
         self.key ^= SIDE_KEY;
         self.side = self.side.flip();
+        self.since_null = 0;
     }
 
     pub fn unmake_null(&mut self) {
@@ -385,6 +453,9 @@ impl Board {
             debug_assert!(u.mv.is_none());
             self.key = u.key;
             self.rule60 = u.rule60;
+            self.since_capture = u.since_capture;
+            self.since_null = u.since_null;
+            self.check10 = u.check10;
             self.side = self.side.flip();
         }
     }
@@ -419,6 +490,7 @@ impl Board {
             b.key ^= SIDE_KEY;
         }
         b.rule60 = self.rule60;
+        b.since_capture = self.since_capture;
         b.fullmove = self.fullmove;
         b
     }

@@ -7,6 +7,7 @@ pub mod movepick;
 
 use crate::board::Board;
 use crate::eval::evaluate;
+use crate::rules::{self, Outcome};
 use crate::time::{Clock, Timer, allocate};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{
@@ -148,7 +149,14 @@ struct Worker<'a> {
     root_moves: Vec<RootMove>,
     root_depth: i32,
     pv_idx: usize,
+    /// Rulings that ended a line with a win or loss (perpetual check or
+    /// chase). Their scores depend on the path, so a node whose subtree met
+    /// one does not store its score in the shared table.
+    rule_hits: u64,
+    rule_cache: Vec<Option<(u64, Outcome)>>,
 }
+
+const RULE_CACHE: usize = 1024;
 
 /// Search `board` with `threads` threads; returns when the limits are reached
 /// or `shared.stop` is set. The first `threads` entries of `pool` are used
@@ -249,6 +257,8 @@ impl<'a> Worker<'a> {
             root_moves,
             root_depth: 0,
             pv_idx: 0,
+            rule_hits: 0,
+            rule_cache: vec![None; RULE_CACHE],
         }
     }
 
@@ -493,25 +503,69 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Draw by repetition or by the natural-move limit, seen from the side to move.
-    fn draw_score(&self) -> Option<Score> {
-        if self.board.rule60() >= 120 {
-            return Some(SCORE_DRAW);
-        }
+    /// The score the rules give this node if the game ends here: a
+    /// repetition (ruled for perpetual check and chase), or the natural-move
+    /// limit. A repetition counts once its earlier occurrence is inside the
+    /// search, or when the position occurred twice before the root.
+    fn rule_score(&mut self, ply: usize) -> Option<Score> {
         let hist = self.board.history();
         let key = self.board.key();
-        let limit = (self.board.rule60() as usize).min(hist.len());
-        for i in 1..=limit {
-            let u = &hist[hist.len() - i];
-            // No repetition across a null move.
-            if u.mv.is_none() {
-                break;
-            }
-            if i >= 4 && i % 2 == 0 && u.key == key {
-                return Some(SCORE_DRAW);
+        let mut before_root = 0;
+        let mut cycle = None;
+        for i in (4..=self.board.repetition_window()).step_by(2) {
+            if hist[hist.len() - i].key == key {
+                if i < ply {
+                    cycle = Some(i);
+                    break;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    cycle = Some(i);
+                    break;
+                }
             }
         }
+        if let Some(plies) = cycle {
+            let outcome = self.cycle_outcome(plies);
+            return Some(match outcome {
+                Outcome::Win(c, _) => {
+                    self.rule_hits += 1;
+                    if c == self.board.side_to_move() {
+                        mate_in(ply)
+                    } else {
+                        mated_in(ply)
+                    }
+                }
+                _ => SCORE_DRAW,
+            });
+        }
+        if self.board.rule60() >= 120 {
+            return Some(if self.board.has_legal_move() {
+                SCORE_DRAW
+            } else {
+                mated_in(ply)
+            });
+        }
         None
+    }
+
+    /// The ruling of the last `plies` moves, cached by the positions they pass.
+    fn cycle_outcome(&mut self, plies: usize) -> Outcome {
+        let hist = self.board.history();
+        let tag = hist[hist.len() - plies..]
+            .iter()
+            .fold(self.board.key() ^ plies as u64, |t, u| {
+                t.rotate_left(7) ^ u.key
+            });
+        let slot = (tag as usize) % RULE_CACHE;
+        if let Some((t, o)) = self.rule_cache[slot]
+            && t == tag
+        {
+            return o;
+        }
+        let o = rules::judge_cycle(&mut self.board, plies).outcome();
+        self.rule_cache[slot] = Some((tag, o));
+        o
     }
 
     fn search(
@@ -530,7 +584,7 @@ impl<'a> Worker<'a> {
         if self.stopped {
             return 0;
         }
-        if let Some(s) = self.draw_score() {
+        if let Some(s) = self.rule_score(ply) {
             return s;
         }
         if ply >= MAX_PLY - 1 {
@@ -560,6 +614,7 @@ impl<'a> Worker<'a> {
         let pins = self.board.pins();
         let mut picker = MovePicker::new(&self.board, tt_move, self.killers[ply], Move::NONE);
         let old_alpha = alpha;
+        let hits_at_entry = self.rule_hits;
         let mut best = -SCORE_INFINITE;
         let mut best_move = Move::NONE;
         let mut legal = 0;
@@ -611,7 +666,10 @@ impl<'a> Worker<'a> {
             // Checkmate or stalemate: both lose.
             return mated_in(ply);
         }
-        let bound = if best >= beta {
+        let bound = if self.rule_hits != hits_at_entry {
+            // Only the move: the score rests on a ruling of this path.
+            Bound::None
+        } else if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {
             Bound::Exact
@@ -643,7 +701,7 @@ impl<'a> Worker<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if let Some(s) = self.draw_score() {
+        if let Some(s) = self.rule_score(ply) {
             return s;
         }
         let in_check = self.board.in_check();
@@ -672,6 +730,7 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
+        let hits_at_entry = self.rule_hits;
         let pins = self.board.pins();
         let mut picker =
             MovePicker::new_qsearch(&self.board, tt.map_or(Move::NONE, |e| e.mv), in_check);
@@ -703,7 +762,9 @@ impl<'a> Worker<'a> {
         if in_check && legal == 0 {
             return mated_in(ply);
         }
-        let bound = if best >= beta {
+        let bound = if self.rule_hits != hits_at_entry {
+            Bound::None
+        } else if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {
             Bound::Exact

@@ -1,0 +1,490 @@
+//! Game-ending rules beyond checkmate: repetition rulings (perpetual check,
+//! perpetual chase, idle repetition), the natural-move limit and dead-draw
+//! material. The search, the `judge` command and the match runner all rule
+//! through this module.
+//!
+//! Repetition (AXF rules, as Fairy-Stockfish and Pikafish apply them): when a
+//! position recurs, look at the moves of the cycle. A side that gave check
+//! with every one of its moves is checking perpetually; a side whose every
+//! move newly attacked the same enemy piece (a "chase", see `chased_by`) is
+//! chasing perpetually. Perpetual check is ruled before chase: if exactly one
+//! side checks perpetually it loses; if both do it is a draw; otherwise if
+//! exactly one side chases perpetually it loses, and anything else is a draw.
+
+use crate::board::Board;
+use crate::types::{Color, Move, PieceKind};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    Checkmate,
+    Stalemate,
+    PerpetualCheck,
+    PerpetualChase,
+    Repetition,
+    MoveLimit,
+    DeadDraw,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::PerpetualCheck => "perpetual check",
+            Reason::PerpetualChase => "perpetual chase",
+            Reason::Repetition => "repetition",
+            Reason::MoveLimit => "natural move limit",
+            Reason::DeadDraw => "insufficient material",
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ongoing,
+    Win(Color, Reason),
+    Draw(Reason),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Ongoing => write!(f, "ongoing"),
+            Outcome::Win(c, r) => write!(f, "{} ({r})", c.name()),
+            Outcome::Draw(r) => write!(f, "draw ({r})"),
+        }
+    }
+}
+
+/// What the moves of one repetition cycle show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CycleVerdict {
+    /// Which sides (by colour index) checked with every move of the cycle.
+    pub perpetual_check: [bool; 2],
+    /// Which sides chased one enemy piece with every move of the cycle.
+    pub perpetual_chase: [bool; 2],
+}
+
+impl CycleVerdict {
+    /// The ruling: the side that broke the rule loses, or a draw.
+    pub fn outcome(&self) -> Outcome {
+        let [cr, cb] = self.perpetual_check;
+        if cr != cb {
+            let loser = if cr { Color::Red } else { Color::Black };
+            return Outcome::Win(loser.flip(), Reason::PerpetualCheck);
+        }
+        if cr && cb {
+            return Outcome::Draw(Reason::Repetition);
+        }
+        let [hr, hb] = self.perpetual_chase;
+        if hr != hb {
+            let loser = if hr { Color::Red } else { Color::Black };
+            return Outcome::Win(loser.flip(), Reason::PerpetualChase);
+        }
+        Outcome::Draw(Reason::Repetition)
+    }
+}
+
+/// The most recent earlier ply (counted back from now) at which the current
+/// position occurred, within the window where it can repeat, or `None`.
+/// `occurrence` 1 finds the previous occurrence, 2 the one before it.
+pub fn repetition_distance(board: &Board, occurrence: usize) -> Option<usize> {
+    let hist = board.history();
+    let key = board.key();
+    let mut found = 0;
+    for i in (4..=board.repetition_window()).step_by(2) {
+        if hist[hist.len() - i].key == key {
+            found += 1;
+            if found == occurrence {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Examine the last `plies` moves (a cycle back to the same position) for
+/// perpetual checks and chases. The board is left as it was.
+pub fn judge_cycle(board: &mut Board, plies: usize) -> CycleVerdict {
+    let n = board.history().len();
+    debug_assert!(plies <= n);
+    let mut check = [true; 2];
+    let mut chase = [u64::MAX; 2];
+    // Walk back to the start of the cycle, then replay it.
+    let moves: Vec<Move> = board.history()[n - plies..].iter().map(|u| u.mv).collect();
+    for _ in 0..plies {
+        board.unmake_move();
+    }
+    for &m in &moves {
+        let mover = board.side_to_move();
+        let their_king = mover.flip();
+        let attacks_before = attack_pairs(board, mover);
+        let shields_before = shields(board, their_king);
+        board.make_move(m);
+        let gave_check = board.history().last().is_some_and(|u| u.check);
+        let new_shields = shields(board, their_king) & !shields_before;
+        // Their pieces newly pinned: what they protected may now be a chase.
+        let new_pins = new_shields & side_ids(their_king);
+        // Our pieces that now shield their king: their captures come with
+        // a discovered check, so what they attack is threatened anew.
+        let new_discoverers = new_shields & side_ids(mover);
+        let chased_before = if new_pins != 0 {
+            board.unmake_move();
+            let c = chased_by(board, mover);
+            board.make_move(m);
+            c
+        } else {
+            0
+        };
+        let new = chases(board, mover)
+            .into_iter()
+            .filter(|&(a, v)| {
+                !attacks_before.contains(&(a, v))
+                    || new_discoverers >> a & 1 != 0
+                    || (new_pins != 0 && chased_before >> v & 1 == 0)
+            })
+            .fold(0u64, |set, (_, victim)| set | 1 << victim);
+        check[mover.index()] &= gave_check;
+        chase[mover.index()] &= new;
+    }
+    CycleVerdict {
+        perpetual_check: check,
+        perpetual_chase: [chase[0] != 0, chase[1] != 0],
+    }
+}
+
+/// Ids of the pieces (of either side) that shield `king_color`'s king: with
+/// one of them removed the king would be attacked. Empty when the king is
+/// already in check.
+fn shields(board: &Board, king_color: Color) -> u64 {
+    if board.is_in_check(king_color) {
+        return 0;
+    }
+    let mut set = 0u64;
+    for i in 0..crate::types::SQUARES {
+        let id = board.cell(i);
+        if id == 0 {
+            continue;
+        }
+        let sq = crate::types::Square::from_index_unchecked(i);
+        if board.king_exposed_without(king_color, sq) {
+            set |= 1 << id;
+        }
+    }
+    set
+}
+
+/// The id bits of `color`'s pieces.
+fn side_ids(color: Color) -> u64 {
+    0xffff << (16 + 16 * color.index())
+}
+
+/// (attacker id, victim id) for every capture `side` could play here,
+/// legal or not: which attacks exist.
+fn attack_pairs(board: &mut Board, side: Color) -> Vec<(u8, u8)> {
+    with_side_to_move(board, side, |b| {
+        let mut caps = crate::board::MoveList::new();
+        b.gen_captures(&mut caps);
+        caps.iter()
+            .map(|m| (b.cell(m.from().index()), b.cell(m.to().index())))
+            .collect()
+    })
+}
+
+/// Run `f` with `side` to move (passing the move if needed).
+fn with_side_to_move<T>(board: &mut Board, side: Color, f: impl FnOnce(&mut Board) -> T) -> T {
+    let flipped = board.side_to_move() != side;
+    if flipped {
+        board.make_null();
+    }
+    let out = f(board);
+    if flipped {
+        board.unmake_null();
+    }
+    out
+}
+
+/// The enemy pieces (as a bit set of piece ids) that `side` chases in this
+/// position; see `chases`.
+pub fn chased_by(board: &mut Board, side: Color) -> u64 {
+    chases(board, side)
+        .into_iter()
+        .fold(0, |set, (_, victim)| set | 1 << victim)
+}
+
+/// The chases of `side` in this position, as (attacker id, victim id): attacks
+/// on enemy pieces that `side` could win. An attack counts if the capture is
+/// legal and either the victim is worth more by kind (a horse or cannon
+/// attacking a rook; an advisor or elephant attacking a rook, horse or
+/// cannon) or the victim cannot be legally recaptured. Kings and pawns never
+/// chase; kings and pawns that have not crossed the river are never chased.
+/// An attack on a piece of the same kind that can legally capture back is
+/// mutual and does not count.
+pub fn chases(board: &mut Board, side: Color) -> Vec<(u8, u8)> {
+    with_side_to_move(board, side, |board| {
+        let mut captures = crate::board::MoveList::new();
+        board.gen_captures(&mut captures);
+        let mut out = Vec::new();
+        for m in captures.iter() {
+            let (Some(attacker), Some(victim)) = (board.piece_at(m.from()), board.piece_at(m.to()))
+            else {
+                continue;
+            };
+            let a = attacker.kind();
+            let v = victim.kind();
+            if matches!(a, PieceKind::King | PieceKind::Pawn) || v == PieceKind::King {
+                continue;
+            }
+            // A pawn is only chased once it has crossed the river.
+            if v == PieceKind::Pawn && m.to().relative_rank(victim.color()) < 5 {
+                continue;
+            }
+            if !board.is_legal(m) {
+                continue;
+            }
+            let pair = (board.cell(m.from().index()), board.cell(m.to().index()));
+            let stronger = match a {
+                PieceKind::Horse | PieceKind::Cannon => v == PieceKind::Rook,
+                PieceKind::Advisor | PieceKind::Elephant => {
+                    matches!(v, PieceKind::Rook | PieceKind::Horse | PieceKind::Cannon)
+                }
+                _ => false,
+            };
+            if stronger {
+                out.push(pair);
+                continue;
+            }
+            if can_recapture(board, m) {
+                continue;
+            }
+            if a == v && can_capture_back(board, m) {
+                continue;
+            }
+            out.push(pair);
+        }
+        out
+    })
+}
+
+/// After `m` (a capture by the side to move), can the other side legally
+/// take back on the same square?
+fn can_recapture(board: &mut Board, m: Move) -> bool {
+    board.make_move(m);
+    let mut caps = crate::board::MoveList::new();
+    board.gen_captures(&mut caps);
+    let answer = caps.iter().any(|r| r.to() == m.to() && board.is_legal(r));
+    board.unmake_move();
+    answer
+}
+
+/// Could the victim of `m` capture the attacker instead, were it its turn?
+fn can_capture_back(board: &mut Board, m: Move) -> bool {
+    board.make_null();
+    let back = Move::new(m.to(), m.from());
+    let answer = board.is_pseudo_legal(back) && board.is_legal(back);
+    board.unmake_null();
+    answer
+}
+
+/// Neither side can ever mate. Only positions without pawns qualify: no
+/// rooks, horses or cannons at all; or a lone cannon whose side has no
+/// advisors against too little for a screen (as Pikafish rules it). Cases
+/// where a mate in one may still exist are decided by `has_mate_in_one`.
+pub fn dead_draw(board: &mut Board) -> bool {
+    use PieceKind::*;
+    let count = |c: Color, k: PieceKind| board.count(c, k);
+    if count(Color::Red, Pawn) + count(Color::Black, Pawn) > 0 {
+        return false;
+    }
+    let majors = |c: Color| count(c, Rook) + count(c, Horse) + count(c, Cannon);
+    let (mr, mb) = (majors(Color::Red), majors(Color::Black));
+    if mr + mb == 0 {
+        return true;
+    }
+    let only_cannon = |c: Color| count(c, Rook) + count(c, Horse) == 0 && count(c, Cannon) == 1;
+    enum Level {
+        Direct,
+        UnlessMateInOne,
+        No,
+    }
+    let level = if mr + mb == 1 {
+        let cs = if mr == 1 { Color::Red } else { Color::Black };
+        if !only_cannon(cs) || count(cs, Advisor) > 0 {
+            Level::No
+        } else {
+            match count(cs.flip(), Advisor) {
+                0 => Level::Direct,
+                1 if count(cs, Elephant) == 0 => Level::Direct,
+                1 => Level::UnlessMateInOne,
+                _ if count(cs, Elephant) == 0 => Level::UnlessMateInOne,
+                _ => Level::No,
+            }
+        }
+    } else if mr == 1
+        && mb == 1
+        && only_cannon(Color::Red)
+        && only_cannon(Color::Black)
+        && count(Color::Red, Advisor) + count(Color::Black, Advisor) == 0
+    {
+        if count(Color::Red, Elephant) + count(Color::Black, Elephant) == 0 {
+            Level::Direct
+        } else {
+            Level::UnlessMateInOne
+        }
+    } else {
+        Level::No
+    };
+    match level {
+        Level::Direct => true,
+        Level::UnlessMateInOne => !has_mate_in_one(board),
+        Level::No => false,
+    }
+}
+
+/// Does the side to move have a move that mates (or stalemates, which also wins)?
+pub fn has_mate_in_one(board: &mut Board) -> bool {
+    let moves = board.legal_moves();
+    for m in moves.iter() {
+        board.make_move(m);
+        let done = !board.has_legal_move();
+        board.unmake_move();
+        if done {
+            return true;
+        }
+    }
+    false
+}
+
+/// The ruling of the game so far. `fold` is how many times the position
+/// must have occurred for a repetition to end the game (2: the first
+/// recurrence, as the rule texts and the reference cases rule; 3 for matches).
+pub fn judge(board: &Board, fold: usize) -> Outcome {
+    let mut b = board.clone();
+    let us = b.side_to_move();
+    if !b.has_legal_move() {
+        let reason = if b.in_check() {
+            Reason::Checkmate
+        } else {
+            Reason::Stalemate
+        };
+        return Outcome::Win(us.flip(), reason);
+    }
+    if let Some(plies) = repetition_distance(&b, fold.max(2) - 1) {
+        return judge_cycle(&mut b, plies).outcome();
+    }
+    if b.rule60() >= 120 {
+        return Outcome::Draw(Reason::MoveLimit);
+    }
+    if dead_draw(&mut b) {
+        return Outcome::Draw(Reason::DeadDraw);
+    }
+    Outcome::Ongoing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(fen: &str, moves: &str) -> Board {
+        let mut b = Board::from_fen(fen).unwrap();
+        for m in moves.split_whitespace() {
+            let mv = b.parse_move(m).unwrap();
+            b.make_move(mv);
+        }
+        b
+    }
+
+    #[test]
+    fn perpetual_check_loses() {
+        let b = play(
+            "4k4/7R1/9/p8/9/9/9/9/9/3K5 w",
+            "h8h9 e9e8 h9h8 e8e9 h8h9 e9e8 h9h8 e8e9",
+        );
+        assert_eq!(
+            judge(&b, 2),
+            Outcome::Win(Color::Black, Reason::PerpetualCheck)
+        );
+        assert_eq!(
+            judge(&b, 3),
+            Outcome::Win(Color::Black, Reason::PerpetualCheck)
+        );
+    }
+
+    #[test]
+    fn perpetual_chase_loses() {
+        let b = play(
+            "4k4/9/c7R/9/9/9/9/9/9/3K5 b",
+            "a7a6 i7i6 a6a7 i6i7 a7a6 i7i6 a6a7 i6i7",
+        );
+        assert_eq!(
+            judge(&b, 2),
+            Outcome::Win(Color::Black, Reason::PerpetualChase)
+        );
+    }
+
+    #[test]
+    fn idle_repetition_is_a_draw() {
+        let b = play(
+            "4k4/9/9/p8/9/9/9/9/9/3K5 w",
+            "d0d1 e9e8 d1d0 e8e9 d0d1 e9e8 d1d0 e8e9",
+        );
+        assert_eq!(judge(&b, 2), Outcome::Draw(Reason::Repetition));
+        // One cycle only: the position occurred twice, not three times.
+        let b = play("4k4/9/9/p8/9/9/9/9/9/3K5 w", "d0d1 e9e8 d1d0 e8e9");
+        assert_eq!(judge(&b, 3), Outcome::Ongoing);
+        assert_eq!(judge(&b, 2), Outcome::Draw(Reason::Repetition));
+    }
+
+    #[test]
+    fn mate_and_stalemate() {
+        let b = Board::from_fen("R2k5/1R7/9/9/9/9/9/9/9/5K3 b").unwrap();
+        assert_eq!(judge(&b, 3), Outcome::Win(Color::Red, Reason::Checkmate));
+        let b = Board::from_fen("3k5/9/3P5/9/9/9/9/9/9/4RK3 b").unwrap();
+        assert_eq!(judge(&b, 3), Outcome::Win(Color::Red, Reason::Stalemate));
+    }
+
+    #[test]
+    fn move_limit() {
+        let b = Board::from_fen("4k4/9/9/9/9/9/9/9/9/3K1R3 b - - 120 80").unwrap();
+        assert_eq!(judge(&b, 3), Outcome::Draw(Reason::MoveLimit));
+        let b = Board::from_fen("4k4/9/9/9/9/9/9/9/9/3K1R3 b - - 119 80").unwrap();
+        assert_eq!(judge(&b, 3), Outcome::Ongoing);
+        // Mate on the 120th ply still wins.
+        let b = Board::from_fen("R2k5/1R7/9/9/9/9/9/9/9/5K3 b - - 130 80").unwrap();
+        assert_eq!(judge(&b, 3), Outcome::Win(Color::Red, Reason::Checkmate));
+    }
+
+    #[test]
+    fn checks_beyond_ten_do_not_count_toward_the_limit() {
+        // Red checks from e8/f8... a rook shuttling with check against a king
+        // that shuttles back: every Red move checks.
+        let mut b = Board::from_fen("4k4/7R1/9/p8/9/9/9/9/9/3K5 w - - 100 1").unwrap();
+        let cycle = ["h8h9", "e9e8", "h9h8", "e8e9"];
+        for i in 0..40 {
+            let m = b.parse_move(cycle[i % 4]).unwrap();
+            b.make_move(m);
+        }
+        // 40 plies: 20 Red checks (10 count), 20 Black replies (10 after the
+        // tenth check do not count): 100 + 10 + 10 = 120 would be 140 raw.
+        assert_eq!(b.since_capture(), 140);
+        assert_eq!(b.rule60(), 120);
+    }
+
+    #[test]
+    fn dead_draws() {
+        let mut b = Board::from_fen("3ak4/4a4/9/9/9/9/9/9/4A4/4KA3 w").unwrap();
+        assert!(dead_draw(&mut b));
+        let mut b = Board::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w").unwrap();
+        assert!(!dead_draw(&mut b));
+        // A lone cannon and no advisors anywhere.
+        let mut b = Board::from_fen("4k4/9/9/9/9/9/9/9/9/3K1C3 w").unwrap();
+        assert!(dead_draw(&mut b));
+        // A lone cannon whose side has an advisor for a screen: can mate.
+        let mut b = Board::from_fen("4k4/9/9/9/9/9/9/9/4A4/3K1C3 w").unwrap();
+        assert!(!dead_draw(&mut b));
+        let mut b = Board::from_fen("4k4/9/9/9/9/9/9/9/9/3K1P3 w").unwrap();
+        assert!(!dead_draw(&mut b));
+    }
+}
