@@ -1,6 +1,6 @@
 use clap::{Parser, Subcommand};
 use jiangjun::board::{Board, START_FEN};
-use jiangjun::tools::{bench, perft};
+use jiangjun::tools::{bench, matchrun, perft};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -38,6 +38,9 @@ enum Command {
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=10))]
         fold: u8,
     },
+    /// Play a match between two UCI or UCCI engines, judged by the rules, with
+    /// Elo, LOS, pentanomial counts and an optional SPRT.
+    Match(MatchArgs),
     /// Search a fixed set of positions to a fixed depth: prints the node count
     /// (the search's signature) and the speed.
     Bench {
@@ -45,6 +48,203 @@ enum Command {
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: i32,
     },
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// An engine: name=A,cmd=PATH,proto=uci|ucci[,option.NAME=VALUE...][,arg=ARG]
+    /// [,dir=DIR][,ranks=1-10][,timeunit=ms|s][,tc=TC]. Give it twice.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Opening positions, one FEN (or EPD line) per line; each is played twice
+    /// with colours swapped. Default: the start position.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Number of games.
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Time control: BASE+INC or MOVES/BASE[+INC] in seconds, st=SECONDS per
+    /// move, nodes=N or depth=N.
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Write the games here.
+    #[arg(long)]
+    pgn: Option<std::path::PathBuf>,
+    /// Moves in the PGN in Chinese notation (炮二平五) instead of ICCS (h2e2).
+    #[arg(long)]
+    chinese: bool,
+    /// Stop early when the SPRT decides: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized|logistic].
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Resign adjudication: movecount=N,score=CP (both engines agree for N moves).
+    #[arg(long)]
+    resign: Option<String>,
+    /// Draw adjudication: movenumber=N,movecount=M,score=CP.
+    #[arg(long)]
+    draw: Option<String>,
+    /// Milliseconds an engine may exceed its clock before losing on time.
+    #[arg(long, default_value_t = 100)]
+    tolerance_ms: u64,
+    /// Seconds a node- or depth-limited search may take before it is a hang.
+    #[arg(long, default_value_t = 60)]
+    hang_timeout: u64,
+    /// Occurrences of a position that end a game by repetition.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=10))]
+    fold: u8,
+    /// Games reaching this many plies are drawn (a safety net).
+    #[arg(long, default_value_t = 1000)]
+    max_plies: usize,
+    /// No progress line on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `k=v,k=v` into a map, with the keys checked against `allowed`.
+fn key_values(
+    text: &str,
+    allowed: &[&str],
+) -> Result<std::collections::HashMap<String, String>, String> {
+    let mut m = std::collections::HashMap::new();
+    for part in text.split(',').filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("'{part}' is not key=value"))?;
+        if !allowed.contains(&k) {
+            return Err(format!(
+                "unknown key '{k}' (expected one of {})",
+                allowed.join(", ")
+            ));
+        }
+        m.insert(k.to_string(), v.to_string());
+    }
+    Ok(m)
+}
+
+fn num<T: std::str::FromStr>(
+    m: &std::collections::HashMap<String, String>,
+    k: &str,
+) -> Result<Option<T>, String> {
+    m.get(k)
+        .map(|v| {
+            v.parse::<T>()
+                .map_err(|_| format!("{k}: '{v}' is not a number"))
+        })
+        .transpose()
+}
+
+fn match_config(a: &MatchArgs) -> Result<matchrun::MatchConfig, String> {
+    use matchrun::engine::EngineSpec;
+    use matchrun::game::{Adjudication, GameConfig, TimeControl};
+    use matchrun::stats::{Sprt, SprtModel};
+    if a.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine options, not {}",
+            a.engines.len()
+        ));
+    }
+    let e0 = EngineSpec::parse(&a.engines[0])?;
+    let mut e1 = EngineSpec::parse(&a.engines[1])?;
+    if e0.name == e1.name {
+        e1.name.push_str("-2");
+    }
+    let tc = TimeControl::parse(&a.tc)?;
+    let openings = match &a.openings {
+        Some(p) => matchrun::read_openings(p)?,
+        None => vec![START_FEN.to_string()],
+    };
+    let sprt = match &a.sprt {
+        None => None,
+        Some(t) => {
+            let m = key_values(t, &["elo0", "elo1", "alpha", "beta", "model"])?;
+            let model = match m.get("model").map(String::as_str) {
+                None | Some("normalized") => SprtModel::Normalized,
+                Some("logistic") => SprtModel::Logistic,
+                Some(x) => return Err(format!("sprt: model '{x}' is not normalized or logistic")),
+            };
+            let s = Sprt {
+                elo0: num(&m, "elo0")?.unwrap_or(0.0),
+                elo1: num(&m, "elo1")?.unwrap_or(5.0),
+                alpha: num(&m, "alpha")?.unwrap_or(0.05),
+                beta: num(&m, "beta")?.unwrap_or(0.05),
+                model,
+            };
+            if s.elo0 >= s.elo1
+                || !(0.0..0.5).contains(&s.alpha)
+                || !(0.0..0.5).contains(&s.beta)
+                || s.alpha <= 0.0
+                || s.beta <= 0.0
+            {
+                return Err("sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+            }
+            Some(s)
+        }
+    };
+    let resign = match &a.resign {
+        None => None,
+        Some(t) => {
+            let m = key_values(t, &["movecount", "score"])?;
+            Some((
+                num(&m, "movecount")?.unwrap_or(3),
+                num(&m, "score")?.unwrap_or(1000),
+            ))
+        }
+    };
+    let draw = match &a.draw {
+        None => None,
+        Some(t) => {
+            let m = key_values(t, &["movenumber", "movecount", "score"])?;
+            Some((
+                num(&m, "movenumber")?.unwrap_or(40),
+                num(&m, "movecount")?.unwrap_or(8),
+                num(&m, "score")?.unwrap_or(10),
+            ))
+        }
+    };
+    if a.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    Ok(matchrun::MatchConfig {
+        engines: [e0, e1],
+        openings,
+        games: a.games,
+        tc: tc.clone(),
+        concurrency: a.concurrency.clamp(1, 256),
+        pgn: a.pgn.clone(),
+        chinese_moves: a.chinese,
+        sprt,
+        game: GameConfig {
+            tc: [tc.clone(), tc],
+            tolerance: std::time::Duration::from_millis(a.tolerance_ms),
+            hang_timeout: std::time::Duration::from_secs(a.hang_timeout.max(1)),
+            fold: a.fold as usize,
+            adjudication: Adjudication { resign, draw },
+            max_plies: a.max_plies.max(10),
+        },
+        progress: !a.quiet,
+    })
+}
+
+fn run_match(a: &MatchArgs) -> ExitCode {
+    let cfg = match match_config(a) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match matchrun::run(&cfg) {
+        Ok(summary) => {
+            print!("{}", summary.report());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -55,6 +255,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, &fen, divide),
         Some(Command::Judge { fen, moves, fold }) => run_judge(&fen, &moves, fold as usize),
+        Some(Command::Match(args)) => run_match(&args),
         Some(Command::Bench { depth }) => {
             let r = bench::run_bench(depth.clamp(1, 60));
             println!("Total time (ms) : {}", r.millis);

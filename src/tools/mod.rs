@@ -1,4 +1,5 @@
 //! Tools built on the engine: perft, bench, judge, match runner, book.
 
 pub mod bench;
+pub mod matchrun;
 pub mod perft;
