@@ -41,6 +41,39 @@ enum Command {
     /// Play a match between two UCI or UCCI engines, judged by the rules, with
     /// Elo, LOS, pentanomial counts and an optional SPRT.
     Match(MatchArgs),
+    /// Tune the evaluation weights from game results (Texel's method) and
+    /// write them as the source of src/eval/weights.rs.
+    Tune {
+        /// Game files, one game a line: FEN (6 fields), moves, result.
+        #[arg(long = "games")]
+        games: Vec<std::path::PathBuf>,
+        /// PGN files with FEN tags and ICCS moves (as `jiangjun match` writes).
+        #[arg(long = "pgn")]
+        pgn: Vec<std::path::PathBuf>,
+        /// Adam steps over the whole data.
+        #[arg(long, default_value_t = 1000)]
+        iterations: usize,
+        /// Leave out the first plies of every game (opening theory).
+        #[arg(long, default_value_t = 8)]
+        skip: usize,
+        /// Where to write the weights (default: print them).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Run an EPD test suite (bm/dm): search each position for a fixed time
+    /// and count the positions solved.
+    Solve {
+        /// The suite, e.g. ../shared/data/tactics/mate_suite.epd.
+        epd: std::path::PathBuf,
+        /// Milliseconds per position.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
     /// Search a fixed set of positions to a fixed depth: prints the node count
     /// (the search's signature) and the speed.
     Bench {
@@ -256,6 +289,19 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, &fen, divide),
         Some(Command::Judge { fen, moves, fold }) => run_judge(&fen, &moves, fold as usize),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Solve {
+            epd,
+            movetime,
+            threads,
+            hash,
+        }) => run_solve(&epd, movetime, threads, hash),
+        Some(Command::Tune {
+            games,
+            pgn,
+            iterations,
+            skip,
+            out,
+        }) => run_tune(&games, &pgn, iterations, skip, out.as_deref()),
         Some(Command::Bench { depth }) => {
             let r = bench::run_bench(depth.clamp(1, 60));
             println!("Total time (ms) : {}", r.millis);
@@ -268,6 +314,95 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+fn run_tune(
+    games: &[std::path::PathBuf],
+    pgn: &[std::path::PathBuf],
+    iterations: usize,
+    skip: usize,
+    out: Option<&std::path::Path>,
+) -> ExitCode {
+    use jiangjun::tools::tune;
+    let mut samples = Vec::new();
+    let mut n_games = 0;
+    for (paths, is_pgn) in [(games, false), (pgn, true)] {
+        for p in paths {
+            let text = match std::fs::read_to_string(p) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", p.display());
+                    return ExitCode::from(2);
+                }
+            };
+            n_games += if is_pgn {
+                tune::read_pgn(&text, skip, &mut samples)
+            } else {
+                tune::read_game_lines(&text, skip, &mut samples)
+            };
+        }
+    }
+    if samples.is_empty() {
+        eprintln!("error: no positions (give --games or --pgn files)");
+        return ExitCode::from(2);
+    }
+    eprintln!("{} quiet positions from {n_games} games", samples.len());
+    let report = tune::tune(&samples, iterations, |t, e| {
+        eprintln!("iteration {t}: error {e:.6}")
+    });
+    let note = format!(
+        "{} positions from {n_games} games, K {:.3}, error {:.6} -> {:.6}, {iterations} iterations.",
+        report.positions, report.k, report.error_before, report.error_after
+    );
+    eprintln!("{note}");
+    let src = tune::weights_source(&report.weights, &note);
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, src) {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        None => print!("{src}"),
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_solve(epd: &std::path::Path, movetime: u64, threads: usize, hash: usize) -> ExitCode {
+    use jiangjun::tools::solve;
+    let text = match std::fs::read_to_string(epd) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {}: {e}", epd.display());
+            return ExitCode::from(2);
+        }
+    };
+    let problems = match solve::parse_epd(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {}: {e}", epd.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut solved = 0;
+    for p in &problems {
+        let o = solve::solve(p, movetime, threads.clamp(1, 256), hash.clamp(1, 65536));
+        solved += o.solved as usize;
+        println!(
+            "{} {:<32} best {} mate {} (dm {}) depth {}",
+            if o.solved { "solved  " } else { "UNSOLVED" },
+            p.id,
+            o.best.map_or("none".into(), |m| m.to_string()),
+            o.mate.map_or("-".into(), |m| m.to_string()),
+            p.mate_in.map_or("-".into(), |m| m.to_string()),
+            o.depth
+        );
+    }
+    println!(
+        "solved {solved} of {} in {movetime} ms each",
+        problems.len()
+    );
+    ExitCode::SUCCESS
 }
 
 fn run_judge(fen: &str, moves: &[String], fold: usize) -> ExitCode {

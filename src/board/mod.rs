@@ -225,6 +225,15 @@ impl Board {
             .count()
     }
 
+    /// Does `color` have a rook, horse or cannon (a piece that can attack
+    /// across the board)? Null-move pruning needs one: without them zugzwang
+    /// is common.
+    #[inline]
+    pub fn has_major(&self, color: Color) -> bool {
+        let base = id_base(color);
+        (base + 5..base + 11).any(|id| self.piece_sq[id] != NO_SQUARE)
+    }
+
     /// Incremental piece-square sum of `color` (packed middlegame/endgame score).
     #[inline(always)]
     pub fn psq(&self, color: Color) -> Score {
@@ -390,6 +399,20 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// The key of the position after the pseudo-legal move `mv`, without making it.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let from = mv.from().index();
+        let to = mv.to().index();
+        let piece = CELL_PIECE[self.cells[from] as usize] as usize;
+        let captured = self.cells[to];
+        let mut k = self.key ^ SIDE_KEY ^ PIECE_KEYS[piece][from] ^ PIECE_KEYS[piece][to];
+        if captured != EMPTY {
+            k ^= PIECE_KEYS[CELL_PIECE[captured as usize] as usize][to];
+        }
+        k
     }
 
     /// Take back the last `make_move`.

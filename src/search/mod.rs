@@ -127,6 +127,34 @@ pub const fn mated_in(ply: usize) -> Score {
 }
 
 const PV_SIZE: usize = MAX_PLY + 2;
+/// The stack is indexed by ply + 2 so that ply - 1 and ply - 2 always exist.
+const STACK_OFFSET: usize = 2;
+
+/// Per-ply search state.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    static_eval: Score,
+    in_check: bool,
+    /// Continuation-history index (piece, target) of the move made at this
+    /// ply; `None` for a null move or before the move is known.
+    cont: Option<usize>,
+    /// A move left out of this node (singular-extension search).
+    excluded: Move,
+    killers: [Move; 2],
+    /// The move made at this ply was a null move.
+    null: bool,
+}
+
+/// Late-move reductions: `LMR[depth][move number]`, in plies.
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
+        }
+    }
+    t
+}
 
 struct Worker<'a> {
     id: usize,
@@ -145,10 +173,12 @@ struct Worker<'a> {
     can_stop: bool,
     pv: Vec<Move>,
     pv_len: [usize; PV_SIZE],
-    killers: [[Move; 2]; PV_SIZE],
+    stack: Vec<Frame>,
+    lmr: Box<[[u8; 64]; 64]>,
     root_moves: Vec<RootMove>,
     root_depth: i32,
     pv_idx: usize,
+    completed_depth: i32,
     /// Rulings that ended a line with a win or loss (perpetual check or
     /// chase). Their scores depend on the path, so a node whose subtree met
     /// one does not store its score in the shared table.
@@ -158,9 +188,16 @@ struct Worker<'a> {
 
 const RULE_CACHE: usize = 1024;
 
+/// What each thread found.
+struct ThreadResult {
+    result: SearchResult,
+    depth: i32,
+}
+
 /// Search `board` with `threads` threads; returns when the limits are reached
 /// or `shared.stop` is set. The first `threads` entries of `pool` are used
-/// (the pool grows if needed).
+/// (the pool grows if needed). The move of the thread that got furthest
+/// (deepest completed iteration, then best score) is reported.
 pub fn run(
     board: &Board,
     limits: &Limits,
@@ -186,24 +223,56 @@ pub fn run(
         };
     }
     let (main_data, helpers) = pool.split_first_mut().expect("pool is not empty");
-    let result = std::thread::scope(|scope| {
-        for (i, data) in helpers.iter_mut().take(threads - 1).enumerate() {
-            let rm = root_moves.clone();
-            scope.spawn(move || {
-                let mut w = Worker::new(i + 1, board, shared, data, limits, &Silent, rm);
-                w.iterate();
-            });
-        }
+    let results = std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .take(threads - 1)
+            .enumerate()
+            .map(|(i, data)| {
+                let rm = root_moves.clone();
+                scope.spawn(move || {
+                    let mut w = Worker::new(i + 1, board, shared, data, limits, &Silent, rm);
+                    let result = w.iterate();
+                    ThreadResult {
+                        result,
+                        depth: w.completed_depth,
+                    }
+                })
+            })
+            .collect();
         let mut main = Worker::new(0, board, shared, main_data, limits, reporter, root_moves);
         let result = main.iterate();
+        let mut all = vec![ThreadResult {
+            result,
+            depth: main.completed_depth,
+        }];
         // Helpers stop when the main thread is done.
         shared.stop.store(true, Ordering::Relaxed);
-        result
+        for h in handles {
+            if let Ok(r) = h.join() {
+                all.push(r);
+            }
+        }
+        all
     });
-    SearchResult {
-        nodes: shared.nodes.load(Ordering::Relaxed),
-        ..result
+    let mut best = 0;
+    for (i, r) in results.iter().enumerate().skip(1) {
+        let b = &results[best];
+        if r.result.best.is_some()
+            && r.depth > b.depth
+            && r.result.score > b.result.score
+            && r.result.score.abs() < SCORE_MATE_IN_MAX
+        {
+            best = i;
+        }
     }
+    let mut result = results
+        .into_iter()
+        .nth(best)
+        .map(|r| r.result)
+        .unwrap_or_default();
+    result.nodes = shared.nodes.load(Ordering::Relaxed);
+    result
 }
 
 fn root_moves(board: &Board, limits: &Limits) -> Vec<RootMove> {
@@ -221,6 +290,11 @@ fn root_moves(board: &Board, limits: &Limits) -> Vec<RootMove> {
         })
         .collect()
 }
+
+/// Lazy SMP: helper threads skip some iterations so that they spread over
+/// different depths (sizes and phases of the skipped blocks).
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
 impl<'a> Worker<'a> {
     fn new(
@@ -253,10 +327,12 @@ impl<'a> Worker<'a> {
             can_stop: false,
             pv: vec![Move::NONE; PV_SIZE * PV_SIZE],
             pv_len: [0; PV_SIZE],
-            killers: [[Move::NONE; 2]; PV_SIZE],
+            stack: vec![Frame::default(); PV_SIZE + STACK_OFFSET + 2],
+            lmr: lmr_table(),
             root_moves,
             root_depth: 0,
             pv_idx: 0,
+            completed_depth: 0,
             rule_hits: 0,
             rule_cache: vec![None; RULE_CACHE],
         }
@@ -266,7 +342,17 @@ impl<'a> Worker<'a> {
         self.id == 0
     }
 
-    /// Iterative deepening. Returns the best move found.
+    #[inline(always)]
+    fn frame(&mut self, ply: usize) -> &mut Frame {
+        &mut self.stack[ply + STACK_OFFSET]
+    }
+
+    #[inline(always)]
+    fn frame_at(&self, ply: usize) -> &Frame {
+        &self.stack[ply + STACK_OFFSET]
+    }
+
+    /// Iterative deepening with aspiration windows. Returns the best move found.
     fn iterate(&mut self) -> SearchResult {
         let max_depth = self
             .limits
@@ -274,10 +360,18 @@ impl<'a> Worker<'a> {
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
         let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
-        let mut completed = 0;
         let mut last_best = Move::NONE;
         let mut stable = 0;
+        let mut last_score = 0;
+        // Time spent grows when the best move keeps changing and when the score falls.
+        let mut instability = 0.0f64;
         for depth in 1..=max_depth {
+            if !self.is_main() && depth > 1 {
+                let i = (self.id - 1) % 20;
+                if ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0 {
+                    continue;
+                }
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -286,10 +380,38 @@ impl<'a> Worker<'a> {
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
-                self.root_search(depth, -SCORE_INFINITE, SCORE_INFINITE);
-                // Best first; unsearched moves keep the previous iteration's order.
-                self.root_moves[pv_idx..]
-                    .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.prev_score)));
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta: Score = 18;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < SCORE_MATE_IN_MAX {
+                    (
+                        (prev - delta).max(-SCORE_INFINITE),
+                        (prev + delta).min(SCORE_INFINITE),
+                    )
+                } else {
+                    (-SCORE_INFINITE, SCORE_INFINITE)
+                };
+                loop {
+                    let score = self.root_search(depth, alpha, beta);
+                    // Best first; unsearched moves keep the previous iteration's order.
+                    self.root_moves[pv_idx..]
+                        .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.prev_score)));
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-SCORE_INFINITE);
+                    } else if score >= beta {
+                        beta = (score + delta).min(SCORE_INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 5;
+                    if delta > 1500 {
+                        alpha = -SCORE_INFINITE;
+                        beta = SCORE_INFINITE;
+                    }
+                }
                 if self.stopped {
                     break;
                 }
@@ -297,7 +419,7 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 break;
             }
-            completed = depth;
+            self.completed_depth = depth;
             self.can_stop = true;
             // Keep the root in the table too (for `probe` and the next search).
             let best = &self.root_moves[0];
@@ -318,28 +440,38 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let best = &self.root_moves[0];
+            let score = best.score;
             if best.mv == last_best {
                 stable += 1;
             } else {
                 stable = 0;
+                if depth > 1 {
+                    instability += 1.0;
+                }
                 last_best = best.mv;
             }
+            instability *= 0.6;
             if let Some(n) = self.limits.mate
-                && best.score >= SCORE_MATE_IN_MAX
-                && (SCORE_MATE - best.score + 1) / 2 <= n as Score
+                && score >= SCORE_MATE_IN_MAX
+                && (SCORE_MATE - score + 1) / 2 <= n as Score
             {
                 break;
             }
             if self.pondering() {
+                last_score = score;
                 continue;
             }
-            // One legal move: no reason to think on a clock.
+            let falling = if depth > 1 {
+                (1.0 + (last_score - score) as f64 / 150.0).clamp(0.8, 1.6)
+            } else {
+                1.0
+            };
+            last_score = score;
             let scale = if self.root_moves.len() == 1 {
                 0.05
-            } else if stable >= 4 {
-                0.35
             } else {
-                0.55
+                let stability = if stable >= 6 { 0.65 } else { 1.0 };
+                0.5 * falling * (1.0 + instability) * stability
             };
             if self.timer.stop_iterating(scale) {
                 break;
@@ -363,7 +495,7 @@ impl<'a> Worker<'a> {
             } else {
                 best.score
             },
-            depth: completed,
+            depth: self.completed_depth,
             nodes: self.nodes,
             pv: best.pv,
         }
@@ -463,24 +595,56 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = n + 1;
     }
 
+    /// Set the frame of `ply` for the move about to be made there.
+    #[inline(always)]
+    fn note_move(&mut self, ply: usize, m: Move) {
+        let cont = self
+            .board
+            .piece_at(m.from())
+            .map(|p| history::piece_to(p, m.to().index()));
+        let f = self.frame(ply);
+        f.cont = cont;
+        f.null = false;
+    }
+
     fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score) -> Score {
         let mut best = -SCORE_INFINITE;
+        self.stack.iter_mut().for_each(|f| f.excluded = Move::NONE);
+        let in_check = self.board.in_check();
+        let eval = if in_check { 0 } else { evaluate(&self.board) };
+        {
+            let f = self.frame(0);
+            f.in_check = in_check;
+            f.static_eval = eval;
+        }
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.is_main() && self.timer.elapsed().as_millis() > 3000 {
                 self.reporter.currmove(depth, m, i + 1);
             }
+            let quiet = self.board.piece_at(m.to()).is_none();
+            let gives_check = self.board.gives_check(m);
+            self.note_move(0, m);
             self.board.make_move(m);
             self.nodes += 1;
+            let new_depth = depth - 1;
             let score = if i == self.pv_idx {
-                -self.search(-beta, -alpha, depth - 1, 1, true)
+                -self.search::<true>(-beta, -alpha, new_depth, 1, false)
             } else {
-                let s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
-                if s > alpha && s < beta {
-                    -self.search(-beta, -alpha, depth - 1, 1, true)
+                // Late quiet root moves are searched a ply shallower first.
+                let r = if depth >= 3 && quiet && !gives_check && i >= self.pv_idx + 4 {
+                    1
                 } else {
-                    s
+                    0
+                };
+                let mut s = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
                 }
+                if s > alpha && s < beta {
+                    s = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+                }
+                s
             };
             self.board.unmake_move();
             if self.stopped {
@@ -568,27 +732,43 @@ impl<'a> Worker<'a> {
         o
     }
 
-    fn search(
+    /// The frame `back` plies before `ply` (the stack has room for two before the root).
+    #[inline(always)]
+    fn frame_back(&self, ply: usize, back: usize) -> &Frame {
+        &self.stack[ply + STACK_OFFSET - back]
+    }
+
+    fn context(&self, ply: usize) -> history::Context {
+        history::Context {
+            cont: [self.frame_back(ply, 1).cont, self.frame_back(ply, 2).cont],
+        }
+    }
+
+    fn search<const PV: bool>(
         &mut self,
         mut alpha: Score,
         mut beta: Score,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
-        pv_node: bool,
+        cut_node: bool,
     ) -> Score {
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch::<PV>(alpha, beta, ply);
         }
         self.pv_len[ply] = 0;
         self.count_node();
         if self.stopped {
             return 0;
         }
+        if PV && ply > self.seldepth {
+            self.seldepth = ply;
+        }
         if let Some(s) = self.rule_score(ply) {
             return s;
         }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(&self.board);
+        let in_check = self.board.in_check();
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { evaluate(&self.board) };
         }
         // Mate distance pruning: no score here can beat a shorter mate.
         alpha = alpha.max(mated_in(ply));
@@ -596,10 +776,18 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
+        let excluded = self.frame_at(ply).excluded;
         let key = self.board.key();
-        let tt = self.shared.tt.probe(key, ply);
+        let tt = if excluded.is_none() {
+            self.shared.tt.probe(key, ply)
+        } else {
+            None
+        };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        if !pv_node
+        // Near the move limit the table's scores may be from before it.
+        let rule60_safe = self.board.rule60() < 110;
+        if !PV
+            && rule60_safe
             && let Some(e) = tt
             && e.depth >= depth
             && match e.bound {
@@ -611,32 +799,185 @@ impl<'a> Worker<'a> {
         {
             return e.score;
         }
+        let eval = if in_check {
+            -SCORE_INFINITE
+        } else if let Some(e) = tt.filter(|e| e.bound != Bound::None || e.mv.is_some()) {
+            e.eval
+        } else {
+            evaluate(&self.board)
+        };
+        {
+            let f = self.frame(ply);
+            f.static_eval = eval;
+            f.in_check = in_check;
+        }
+        self.frame(ply + 1).killers = [Move::NONE; 2];
+        let improving = !in_check
+            && ply >= 2
+            && !self.frame_back(ply, 2).in_check
+            && eval > self.frame_back(ply, 2).static_eval;
+        let us = self.board.side_to_move();
+
+        if !PV && !in_check && excluded.is_none() {
+            // Razoring: far below alpha, only captures could save it.
+            if depth <= 3 && eval + 200 + 180 * depth < alpha {
+                let v = self.qsearch::<false>(alpha, alpha + 1, ply);
+                if v <= alpha {
+                    return v;
+                }
+            }
+            // Reverse futility: far above beta, a shallow search would not fall back.
+            if depth <= 8
+                && eval < SCORE_MATE_IN_MAX
+                && eval - (85 * depth - 60 * improving as i32) >= beta
+            {
+                return (eval + beta) / 2;
+            }
+            // Null move: if passing still beats beta, a real move will.
+            if depth >= 3
+                && eval >= beta
+                && !self.frame_back(ply, 1).null
+                && self.board.has_major(us)
+                && beta > -SCORE_MATE_IN_MAX
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                {
+                    let f = self.frame(ply);
+                    f.cont = None;
+                    f.null = true;
+                }
+                self.board.make_null();
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.board.unmake_null();
+                self.frame(ply).null = false;
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= SCORE_MATE_IN_MAX { beta } else { v };
+                }
+            }
+        }
+        // Internal iterative reduction: no hash move, search shallower first.
+        if depth >= 4 && tt_move.is_none() && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let ctx = self.context(ply);
+        let counter = self.data.hist.counter_move(ctx.cont[0]);
+        let killers = self.frame_at(ply).killers;
+        let mut picker = MovePicker::new(&self.board, tt_move, killers, counter);
         let pins = self.board.pins();
-        let mut picker = MovePicker::new(&self.board, tt_move, self.killers[ply], Move::NONE);
         let old_alpha = alpha;
         let hits_at_entry = self.rule_hits;
         let mut best = -SCORE_INFINITE;
         let mut best_move = Move::NONE;
-        let mut legal = 0;
+        let mut move_count = 0;
         let mut quiets = [Move::NONE; 64];
         let mut n_quiets = 0;
-        while let Some(m) = picker.next(&self.board, &self.data.hist, ply, false) {
-            if !self.board.is_legal_with(m, &pins) {
+        let mut captures = [Move::NONE; 32];
+        let mut n_captures = 0;
+        let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
+        while let Some(m) = picker.next(&self.board, &self.data.hist, &ctx, false) {
+            if m == excluded || !self.board.is_legal_with(m, &pins) {
                 continue;
             }
-            legal += 1;
+            move_count += 1;
+            self.shared.tt.prefetch(self.board.key_after(m));
             let capture = self.board.piece_at(m.to()).is_some();
-            self.board.make_move(m);
-            let score = if legal == 1 {
-                -self.search(-beta, -alpha, depth - 1, ply + 1, pv_node)
-            } else {
-                let s = -self.search(-alpha - 1, -alpha, depth - 1, ply + 1, false);
-                if pv_node && s > alpha && s < beta {
-                    -self.search(-beta, -alpha, depth - 1, ply + 1, true)
-                } else {
-                    s
+            let hist_score = if capture { 0 } else { picker.last_score() };
+            let r_base = self.lmr[depth.min(63) as usize][move_count.min(63)] as i32;
+
+            // Shallow-depth pruning, once a move has been found that is not
+            // mated. Checking moves are exempt (tested only when a prune would fire).
+            if best > -SCORE_MATE_IN_MAX && self.board.has_major(us) {
+                let lmr_depth = (depth - 1 - r_base).max(0);
+                if !capture {
+                    // Late quiet moves are pruned, checks excepted (checks
+                    // decide too many Xiangqi tactics to skip).
+                    if move_count as i32 >= lmp_limit && !self.board.gives_check(m) {
+                        continue;
+                    }
+                    if !in_check
+                        && lmr_depth <= 8
+                        && eval + 110 + 100 * lmr_depth <= alpha
+                        && !self.board.gives_check(m)
+                    {
+                        continue;
+                    }
+                    if lmr_depth <= 6
+                        && move_count > 2
+                        && !self.board.see_ge(m, -30 * lmr_depth * lmr_depth)
+                        && !self.board.gives_check(m)
+                    {
+                        continue;
+                    }
+                } else if depth <= 6 && !self.board.see_ge(m, -100 * depth) {
+                    continue;
                 }
-            };
+            }
+
+            // Singular extension: is the hash move much better than every other?
+            let mut extension = 0;
+            let may_extend = ply < 2 * self.root_depth as usize;
+            if may_extend
+                && m == tt_move
+                && excluded.is_none()
+                && depth >= 7
+                && let Some(e) = tt
+                && e.depth >= depth - 3
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && e.score.abs() < SCORE_MATE_IN_MAX
+            {
+                let sbeta = e.score - 2 * depth;
+                self.frame(ply).excluded = m;
+                let v = self.search::<false>(sbeta - 1, sbeta, (depth - 1) / 2, ply, cut_node);
+                self.frame(ply).excluded = Move::NONE;
+                if self.stopped {
+                    return 0;
+                }
+                if v < sbeta {
+                    extension = 1;
+                } else if sbeta >= beta {
+                    // Several moves beat beta: cut here.
+                    return sbeta;
+                } else if e.score >= beta {
+                    extension = -1;
+                }
+            }
+
+            self.note_move(ply, m);
+            self.board.make_move(m);
+            // The board knows after the move whether it checks.
+            let gives_check = self.board.in_check();
+            if extension == 0 && gives_check && may_extend {
+                extension = 1;
+            }
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if depth >= 3 && move_count > 1 + PV as usize && (!capture || cut_node) {
+                let mut r = r_base;
+                r += (!PV) as i32 + cut_node as i32;
+                r -= improving as i32;
+                r -= gives_check as i32;
+                if m == killers[0] || m == killers[1] || m == counter {
+                    r -= 1;
+                }
+                r -= hist_score / 6000;
+                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                if score > alpha && d < new_depth {
+                    score =
+                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !PV || move_count > 1 {
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                score = -SCORE_INFINITE;
+            }
+            if PV && (move_count == 1 || (score > alpha && score < beta)) {
+                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
             self.board.unmake_move();
             if self.stopped {
                 return 0;
@@ -645,54 +986,87 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     best_move = m;
-                    alpha = score;
-                    if pv_node {
+                    if PV {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if !capture {
-                            self.update_quiet_stats(ply, m, &quiets[..n_quiets], depth);
+                        if capture {
+                            self.data.hist.update_captures(
+                                &self.board,
+                                Some(m),
+                                &captures[..n_captures],
+                                depth,
+                            );
+                        } else {
+                            let f = self.frame(ply);
+                            if f.killers[0] != m {
+                                f.killers[1] = f.killers[0];
+                                f.killers[0] = m;
+                            }
+                            self.data.hist.update_quiets(
+                                &self.board,
+                                &ctx,
+                                m,
+                                &quiets[..n_quiets],
+                                depth,
+                            );
+                            self.data.hist.update_captures(
+                                &self.board,
+                                None,
+                                &captures[..n_captures],
+                                depth,
+                            );
                         }
                         break;
                     }
+                    alpha = score;
                 }
             }
-            if !capture && n_quiets < quiets.len() {
+            if capture {
+                if n_captures < captures.len() {
+                    captures[n_captures] = m;
+                    n_captures += 1;
+                }
+            } else if n_quiets < quiets.len() {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
             }
         }
-        if legal == 0 {
-            // Checkmate or stalemate: both lose.
-            return mated_in(ply);
+        if move_count == 0 {
+            // Checkmate or stalemate: both lose. With a move excluded, the
+            // node just failed low.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
-        let bound = if self.rule_hits != hits_at_entry {
-            // Only the move: the score rests on a ruling of this path.
-            Bound::None
-        } else if best >= beta {
-            Bound::Lower
-        } else if alpha > old_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared
-            .tt
-            .store(key, ply, best_move, best, 0, depth, bound, pv_node);
+        if excluded.is_none() {
+            let bound = if self.rule_hits != hits_at_entry {
+                // Only the move: the score rests on a ruling of this path.
+                Bound::None
+            } else if best >= beta {
+                Bound::Lower
+            } else if PV && alpha > old_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                ply,
+                best_move,
+                best,
+                if in_check { 0 } else { eval },
+                depth,
+                bound,
+                PV,
+            );
+        }
         best
     }
 
-    fn update_quiet_stats(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
-        let k = &mut self.killers[ply];
-        if k[0] != m {
-            k[1] = k[0];
-            k[0] = m;
-        }
-        let side = self.board.side_to_move();
-        self.data.hist.update_quiets(side, m, tried, depth);
-    }
-
-    fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    fn qsearch<const PV: bool>(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
         self.pv_len[ply] = 0;
         self.count_node();
         if self.stopped {
@@ -705,12 +1079,14 @@ impl<'a> Worker<'a> {
             return s;
         }
         let in_check = self.board.in_check();
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_PLY - 4 {
             return if in_check { 0 } else { evaluate(&self.board) };
         }
         let key = self.board.key();
         let tt = self.shared.tt.probe(key, ply);
-        if let Some(e) = tt
+        if !PV
+            && self.board.rule60() < 110
+            && let Some(e) = tt
             && match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => e.score >= beta,
@@ -722,27 +1098,48 @@ impl<'a> Worker<'a> {
         }
         let mut best = -SCORE_INFINITE;
         let old_alpha = alpha;
+        let mut eval = 0;
+        let mut futility_base = -SCORE_INFINITE;
         if !in_check {
-            let stand_pat = evaluate(&self.board);
-            if stand_pat >= beta {
-                return stand_pat;
+            eval = match tt {
+                Some(e) if e.bound != Bound::None || e.mv.is_some() => e.eval,
+                _ => evaluate(&self.board),
+            };
+            if eval >= beta {
+                return eval;
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            alpha = alpha.max(eval);
+            best = eval;
+            futility_base = eval + 150;
         }
         let hits_at_entry = self.rule_hits;
         let pins = self.board.pins();
+        let ctx = history::Context::default();
         let mut picker =
             MovePicker::new_qsearch(&self.board, tt.map_or(Move::NONE, |e| e.mv), in_check);
         let mut best_move = Move::NONE;
         let mut legal = 0;
-        while let Some(m) = picker.next(&self.board, &self.data.hist, ply, false) {
+        while let Some(m) = picker.next(&self.board, &self.data.hist, &ctx, false) {
             if !self.board.is_legal_with(m, &pins) {
                 continue;
             }
             legal += 1;
+            if !in_check {
+                // Losing captures and captures that cannot reach alpha are skipped.
+                if !self.board.see_ge(m, 0) {
+                    continue;
+                }
+                let gain = self
+                    .board
+                    .piece_at(m.to())
+                    .map_or(0, |p| crate::eval::psq::see_value(p.kind()));
+                if futility_base + gain <= alpha && !self.board.gives_check(m) {
+                    best = best.max(futility_base + gain);
+                    continue;
+                }
+            }
             self.board.make_move(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
             self.board.unmake_move();
             if self.stopped {
                 return 0;
@@ -752,7 +1149,9 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     alpha = score;
                     best_move = m;
-                    self.update_pv(ply, m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
                     if score >= beta {
                         break;
                     }
@@ -766,14 +1165,14 @@ impl<'a> Worker<'a> {
             Bound::None
         } else if best >= beta {
             Bound::Lower
-        } else if alpha > old_alpha {
+        } else if PV && alpha > old_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
         self.shared
             .tt
-            .store(key, ply, best_move, best, 0, 0, bound, false);
+            .store(key, ply, best_move, best, eval, 0, bound, false);
         best
     }
 }

@@ -4,7 +4,7 @@
 //! generated only when their stage comes, so a cutoff by the hash move or a
 //! capture saves generating the quiet moves.
 
-use super::history::Histories;
+use super::history::{Context, Histories};
 use crate::board::{Board, MoveList};
 use crate::eval::psq::see_value;
 use crate::types::{Move, PieceKind};
@@ -38,15 +38,16 @@ pub struct MovePicker {
     bad_idx: usize,
 }
 
-/// MVV-LVA: most valuable victim first, then least valuable attacker.
+/// MVV-LVA: most valuable victim first, then least valuable attacker,
+/// adjusted by the capture history.
 #[inline]
-fn capture_score(board: &Board, m: Move) -> i32 {
+fn capture_score(board: &Board, hist: &Histories, m: Move) -> i32 {
     let victim = board.piece_at(m.to()).map_or(0, |p| see_value(p.kind()));
     let attacker = board.piece_at(m.from()).map_or(0, |p| match p.kind() {
         PieceKind::King => 1500,
         k => see_value(k),
     });
-    victim * 16 - attacker
+    victim * 16 - attacker + hist.capture_score(board, m) / 8
 }
 
 /// A killer or counter move is tried only if it is still a pseudo-legal quiet move here.
@@ -94,7 +95,7 @@ impl MovePicker {
         &mut self,
         board: &Board,
         hist: &Histories,
-        ply: usize,
+        ctx: &Context,
         skip_quiets: bool,
     ) -> Option<Move> {
         loop {
@@ -111,7 +112,7 @@ impl MovePicker {
                     self.len = 0;
                     for m in list.iter() {
                         if m != self.tt_move {
-                            self.moves[self.len] = (m, capture_score(board, m));
+                            self.moves[self.len] = (m, capture_score(board, hist, m));
                             self.len += 1;
                         }
                     }
@@ -174,7 +175,6 @@ impl MovePicker {
                     }
                     let mut list = MoveList::new();
                     board.gen_quiets(&mut list);
-                    let side = board.side_to_move();
                     for m in list.iter() {
                         if m == self.tt_move
                             || m == self.killers[0]
@@ -183,13 +183,17 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        self.moves[self.len] = (m, hist.quiet_score(board, side, m, ply));
+                        self.moves[self.len] = (m, hist.quiet_score(board, ctx, m));
                         self.len += 1;
                     }
+                    // Sorted once: most nodes try only a few quiet moves, but
+                    // selecting each one from all of them costs more than this.
+                    self.moves[..self.len].sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
                 }
                 Stage::Quiets => {
-                    if !skip_quiets && let Some(m) = self.pick_best() {
-                        return Some(m);
+                    if !skip_quiets && self.idx < self.len {
+                        self.idx += 1;
+                        return Some(self.moves[self.idx - 1].0);
                     }
                     self.stage = Stage::BadCaptures;
                 }
@@ -202,6 +206,16 @@ impl MovePicker {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+
+    /// The ordering score of the move `next` returned last (history for quiets).
+    #[inline]
+    pub fn last_score(&self) -> i32 {
+        if self.stage == Stage::Quiets && self.idx > 0 {
+            self.moves[self.idx - 1].1
+        } else {
+            0
         }
     }
 

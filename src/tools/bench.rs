@@ -8,7 +8,7 @@ use crate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: i32 = 9;
+pub const DEFAULT_DEPTH: i32 = 13;
 
 /// Opening, middlegame and endgame positions (the first eleven are the
 /// chessprogramming.org perft positions).

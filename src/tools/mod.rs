@@ -3,3 +3,5 @@
 pub mod bench;
 pub mod matchrun;
 pub mod perft;
+pub mod solve;
+pub mod tune;

@@ -238,7 +238,7 @@ mod tests {
     #[test]
     fn two_pieces_on_a_file() {
         // Two red rooks on the e-file: the front one moves.
-        let fen = "3k5/9/9/9/4R4/9/9/4R4/9/3K5 w";
+        let fen = "5k3/9/9/9/4R4/9/9/4R4/9/3K5 w";
         assert_eq!(cn(Some(fen), &["e5e8"]), vec!["前车进三"]);
         assert_eq!(cn(Some(fen), &["e2a2"]), vec!["后车平九"]);
     }

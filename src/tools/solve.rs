@@ -1,0 +1,100 @@
+//! `jiangjun solve`: run the search on each position of an EPD test suite
+//! (`FEN; bm MOVE; dm N; id "..."`) for a fixed time and count the positions
+//! where it finds the mate (a mate score within the `dm` moves, with the
+//! key move when the suite gives one) or, without `dm`, plays the `bm` move.
+
+use crate::board::Board;
+use crate::search::{Limits, Shared, Silent, ThreadData, run};
+use crate::time::Clock;
+use crate::tt::TranspositionTable;
+use crate::types::{Move, SCORE_MATE, SCORE_MATE_IN_MAX};
+use std::sync::Arc;
+
+pub struct Problem {
+    pub id: String,
+    pub fen: String,
+    pub best: Vec<String>,
+    pub mate_in: Option<i32>,
+}
+
+/// Parse EPD lines; `#` lines and blank lines are skipped.
+pub fn parse_epd(text: &str) -> Result<Vec<Problem>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split(';').map(str::trim);
+        let fen = fields.next().unwrap_or("").to_string();
+        Board::from_fen(&fen).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let mut p = Problem {
+            id: format!("line {}", n + 1),
+            fen,
+            best: Vec::new(),
+            mate_in: None,
+        };
+        for f in fields {
+            if let Some(v) = f.strip_prefix("bm ") {
+                p.best = v.split_whitespace().map(String::from).collect();
+            } else if let Some(v) = f.strip_prefix("dm ") {
+                p.mate_in = v.trim().parse().ok();
+            } else if let Some(v) = f.strip_prefix("id ") {
+                p.id = v.trim_matches('"').to_string();
+            }
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
+pub struct Outcome {
+    pub solved: bool,
+    pub best: Option<Move>,
+    /// Mate distance in moves found, if any.
+    pub mate: Option<i32>,
+    pub depth: i32,
+}
+
+/// Search one problem for `movetime_ms` with `threads` threads.
+pub fn solve(p: &Problem, movetime_ms: u64, threads: usize, hash_mb: usize) -> Outcome {
+    let board = match Board::from_fen(&p.fen) {
+        Ok(b) => b,
+        Err(_) => {
+            return Outcome {
+                solved: false,
+                best: None,
+                mate: None,
+                depth: 0,
+            };
+        }
+    };
+    let shared = Shared::new(Arc::new(TranspositionTable::new(hash_mb)), false);
+    let limits = Limits {
+        clock: Clock {
+            movetime: Some(movetime_ms),
+            ..Clock::default()
+        },
+        mate: p.mate_in.map(|m| m.max(1) as u32),
+        multipv: 1,
+        move_overhead: 0,
+        ..Limits::default()
+    };
+    let mut pool = Vec::new();
+    pool.resize_with(threads.max(1), ThreadData::default);
+    let r = run(&board, &limits, &shared, &mut pool, threads, &Silent);
+    let mate = (r.score >= SCORE_MATE_IN_MAX).then(|| (SCORE_MATE - r.score + 1) / 2);
+    let played = r.best.map(|m| m.to_string());
+    let plays_bm = played.as_ref().is_some_and(|m| p.best.contains(m));
+    let solved = match p.mate_in {
+        // Any mate within the distance; the key move when it is the only one.
+        Some(n) => mate.is_some_and(|m| m <= n),
+        None => plays_bm,
+    };
+    Outcome {
+        solved,
+        best: r.best,
+        mate,
+        depth: r.depth,
+    }
+}

@@ -1,0 +1,367 @@
+//! Texel tuning of the evaluation weights: fit the weights so that a
+//! logistic function of the evaluation predicts the results of the games
+//! the positions come from (least squares, Adam steps over the whole data).
+//!
+//! Data: game records as one line per game (`FEN moves... result`, the
+//! format of `../shared/data/games/games.txt`) or PGN with a FEN tag and
+//! ICCS moves (what `jiangjun match` writes). Positions in check, right after
+//! a capture or with a winning capture on the board are left out: the
+//! evaluation is for quiet positions.
+
+use crate::board::Board;
+use crate::eval::params::{self, MATERIAL, NUM_WEIGHTS, WEIGHTS, pst_index};
+use crate::eval::{Accumulator, psq, scale, terms};
+use crate::types::{Color, PieceKind};
+
+/// One position: its features (weight index, Red minus Black count), phase,
+/// the scale for each stronger side, whose move it is, and the game result
+/// from Red's side (1, 0.5, 0).
+pub struct Sample {
+    features: Vec<(u16, i16)>,
+    phase: f64,
+    scale: [f64; 2],
+    red_to_move: bool,
+    result: f64,
+}
+
+struct Collect(Vec<i32>);
+
+impl Accumulator for Collect {
+    fn add(&mut self, index: usize, color: Color, count: i32) {
+        match color {
+            Color::Red => self.0[index] += count,
+            Color::Black => self.0[index] -= count,
+        }
+    }
+}
+
+/// The features of a position, material and piece-square values included.
+pub fn features(board: &Board) -> Vec<(u16, i16)> {
+    let mut c = Collect(vec![0; NUM_WEIGHTS]);
+    for color in Color::BOTH {
+        for kind in PieceKind::ALL {
+            for sq in board.squares_of(color, kind) {
+                c.add(MATERIAL + kind.index(), color, 1);
+                c.add(pst_index(color, kind, sq), color, 1);
+            }
+        }
+    }
+    terms(board, &mut c);
+    c.0.iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0)
+        .map(|(i, v)| (i as u16, *v as i16))
+        .collect()
+}
+
+fn quiet(board: &Board) -> bool {
+    if board.in_check() {
+        return false;
+    }
+    if board.history().last().is_some_and(|u| u.captured != 0) {
+        return false;
+    }
+    !board.legal_captures().iter().any(|m| board.see(m) > 0)
+}
+
+fn sample(board: &Board, result: f64) -> Sample {
+    Sample {
+        features: features(board),
+        phase: board.phase().min(psq::MAX_PHASE) as f64 / psq::MAX_PHASE as f64,
+        scale: [
+            scale(board, Color::Red) as f64 / 64.0,
+            scale(board, Color::Black) as f64 / 64.0,
+        ],
+        red_to_move: board.side_to_move() == Color::Red,
+        result,
+    }
+}
+
+fn result_value(text: &str) -> Option<f64> {
+    match text {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
+/// Positions of one game, quiet ones only, from ply `skip` on.
+fn game_samples(fen: &str, moves: &[&str], result: f64, skip: usize, out: &mut Vec<Sample>) {
+    let Ok(mut b) = Board::from_fen(fen) else {
+        return;
+    };
+    for (i, m) in moves.iter().enumerate() {
+        let Ok(mv) = b.parse_move(m) else { return };
+        b.make_move(mv);
+        if i + 1 >= skip && quiet(&b) {
+            out.push(sample(&b, result));
+        }
+    }
+}
+
+/// Read `FEN(6 fields) moves... result` lines.
+pub fn read_game_lines(text: &str, skip: usize, out: &mut Vec<Sample>) -> usize {
+    let mut games = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 7 {
+            continue;
+        }
+        let Some(result) = result_value(f[f.len() - 1]) else {
+            continue;
+        };
+        game_samples(&f[..6].join(" "), &f[6..f.len() - 1], result, skip, out);
+        games += 1;
+    }
+    games
+}
+
+/// Read PGN games with a FEN tag (or the start position) and ICCS moves.
+pub fn read_pgn(text: &str, skip: usize, out: &mut Vec<Sample>) -> usize {
+    let mut games = 0;
+    for block in text.split("\n[Event ").filter(|b| !b.trim().is_empty()) {
+        let mut fen = crate::board::START_FEN.to_string();
+        let mut result = None;
+        let mut body = String::new();
+        for line in block.lines() {
+            let l = line.trim();
+            if let Some(v) = l.strip_prefix("[FEN \"") {
+                fen = v.trim_end_matches("\"]").to_string();
+            } else if let Some(v) = l.strip_prefix("[Result \"") {
+                result = result_value(v.trim_end_matches("\"]"));
+            } else if !l.starts_with('[') && !l.starts_with("\"") {
+                body.push_str(l);
+                body.push(' ');
+            }
+        }
+        let Some(result) = result else { continue };
+        // Strip comments and move numbers.
+        let mut depth = 0;
+        let mut clean = String::new();
+        for ch in body.chars() {
+            match ch {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                c if depth == 0 => clean.push(c),
+                _ => {}
+            }
+        }
+        let moves: Vec<&str> = clean
+            .split_whitespace()
+            .filter(|w| !w.ends_with('.') && result_value(w).is_none() && *w != "*")
+            .collect();
+        game_samples(&fen, &moves, result, skip, out);
+        games += 1;
+    }
+    games
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Evaluation (Red's view, tempo included) of a sample under `w` (mg, eg per weight).
+fn eval(s: &Sample, w: &[(f64, f64)]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(i, c) in &s.features {
+        mg += w[i as usize].0 * c as f64;
+        eg += w[i as usize].1 * c as f64;
+    }
+    let v = mg * s.phase + eg * (1.0 - s.phase);
+    let sc = if v >= 0.0 { s.scale[0] } else { s.scale[1] };
+    v * sc + if s.red_to_move { 10.0 } else { -10.0 }
+}
+
+/// Mean squared error of the predictions, with `k` scaling evaluations.
+fn error(samples: &[Sample], w: &[(f64, f64)], k: f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| (s.result - sigmoid(k * eval(s, w) / 400.0)).powi(2))
+        .sum::<f64>()
+        / samples.len().max(1) as f64
+}
+
+/// The scaling constant that best fits the current weights.
+fn fit_k(samples: &[Sample], w: &[(f64, f64)]) -> f64 {
+    let (mut lo, mut hi) = (0.1, 10.0);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if error(samples, w, a) < error(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+pub struct TuneReport {
+    pub positions: usize,
+    pub k: f64,
+    pub error_before: f64,
+    pub error_after: f64,
+    pub weights: Vec<(i32, i32)>,
+}
+
+/// Tune all weights but the king's material for `iterations` Adam steps.
+pub fn tune(
+    samples: &[Sample],
+    iterations: usize,
+    mut progress: impl FnMut(usize, f64),
+) -> TuneReport {
+    let mut w: Vec<(f64, f64)> = WEIGHTS.iter().map(|&(a, b)| (a as f64, b as f64)).collect();
+    let k = fit_k(samples, &w);
+    let error_before = error(samples, &w, k);
+    let n = samples.len().max(1) as f64;
+    let (b1, b2, lr, eps) = (0.9, 0.999, 1.0, 1e-8);
+    let mut m = vec![(0.0, 0.0); NUM_WEIGHTS];
+    let mut v = vec![(0.0, 0.0); NUM_WEIGHTS];
+    let frozen = |i: usize| i == MATERIAL + PieceKind::King.index();
+    for t in 1..=iterations {
+        let mut grad = vec![(0.0f64, 0.0f64); NUM_WEIGHTS];
+        for s in samples {
+            let e = eval(s, &w);
+            let p = sigmoid(k * e / 400.0);
+            // d(error)/d(eval), then through the taper and the scale.
+            let d = -2.0 * (s.result - p) * p * (1.0 - p) * k / 400.0;
+            let sc = if e >= 0.0 { s.scale[0] } else { s.scale[1] };
+            let (dm, de) = (d * s.phase * sc, d * (1.0 - s.phase) * sc);
+            for &(i, c) in &s.features {
+                grad[i as usize].0 += dm * c as f64;
+                grad[i as usize].1 += de * c as f64;
+            }
+        }
+        for i in 0..NUM_WEIGHTS {
+            if frozen(i) {
+                continue;
+            }
+            let g = (grad[i].0 / n, grad[i].1 / n);
+            m[i].0 = b1 * m[i].0 + (1.0 - b1) * g.0;
+            m[i].1 = b1 * m[i].1 + (1.0 - b1) * g.1;
+            v[i].0 = b2 * v[i].0 + (1.0 - b2) * g.0 * g.0;
+            v[i].1 = b2 * v[i].1 + (1.0 - b2) * g.1 * g.1;
+            let mh = (
+                m[i].0 / (1.0 - b1.powi(t as i32)),
+                m[i].1 / (1.0 - b1.powi(t as i32)),
+            );
+            let vh = (
+                v[i].0 / (1.0 - b2.powi(t as i32)),
+                v[i].1 / (1.0 - b2.powi(t as i32)),
+            );
+            w[i].0 -= lr * mh.0 / (vh.0.sqrt() + eps);
+            w[i].1 -= lr * mh.1 / (vh.1.sqrt() + eps);
+        }
+        if t % 50 == 0 || t == iterations {
+            progress(t, error(samples, &w, k));
+        }
+    }
+    TuneReport {
+        positions: samples.len(),
+        k,
+        error_before,
+        error_after: error(samples, &w, k),
+        weights: w
+            .iter()
+            .map(|&(a, b)| (a.round() as i32, b.round() as i32))
+            .collect(),
+    }
+}
+
+/// The weights as the source of `src/eval/weights.rs`.
+pub fn weights_source(weights: &[(i32, i32)], note: &str) -> String {
+    let mut out = String::from(
+        "//! Evaluation weights (middlegame, endgame), in the layout of `params.rs`.\n\
+         //! Generated by `jiangjun tune`; edit by retuning, not by hand.\n",
+    );
+    out.push_str(&format!("//! {note}\n\n#[rustfmt::skip]\n"));
+    out.push_str("pub const WEIGHTS: [(i32, i32); super::params::NUM_WEIGHTS] = [\n");
+    for (i, chunk) in weights.chunks(6).enumerate() {
+        let names: Vec<&str> = (0..chunk.len())
+            .map(|j| params::term_name(i * 6 + j))
+            .collect();
+        out.push_str("    ");
+        out.push_str(
+            &chunk
+                .iter()
+                .map(|(a, b)| format!("({a}, {b}),"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        out.push_str(&format!(" // {}\n", names[0]));
+    }
+    out.push_str("];\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::evaluate_red;
+
+    #[test]
+    fn features_reproduce_the_evaluation() {
+        let w: Vec<(f64, f64)> = WEIGHTS.iter().map(|&(a, b)| (a as f64, b as f64)).collect();
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "2bak4/4a4/4b1n2/p1p1p3p/9/2P3p2/P3P3P/4B1N2/4A4/2BAK4 b",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
+            "2bakab2/9/9/9/9/9/9/9/4N4/4K4 w",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            let s = sample(&b, 0.5);
+            let tempo = if s.red_to_move { 10.0 } else { -10.0 };
+            let got = eval(&s, &w) - tempo;
+            // The engine rounds the taper and the scale in integers.
+            assert!(
+                (got - evaluate_red(&b) as f64).abs() <= 2.0,
+                "{fen}: {got} vs {}",
+                evaluate_red(&b)
+            );
+        }
+    }
+
+    #[test]
+    fn reads_both_formats() {
+        let mut out = Vec::new();
+        let n = read_game_lines(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 h2e2 h9g7 h0g2 i9h9 1-0\n",
+            0,
+            &mut out,
+        );
+        assert_eq!(n, 1);
+        assert!(!out.is_empty() && out.iter().all(|s| s.result == 1.0));
+        let pgn = "[Event \"x\"]\n[Result \"0-1\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\n1. h2e2 {+0.10/3 0.1s} h9g7 2. h0g2 {x} i9h9 0-1\n";
+        let mut out = Vec::new();
+        assert_eq!(read_pgn(pgn, 0, &mut out), 1);
+        assert_eq!(out.len(), 4);
+        assert!(out.iter().all(|s| s.result == 0.0));
+    }
+
+    #[test]
+    fn tuning_lowers_the_error() {
+        // Positions where Red is a rook up and won, and the reverse.
+        let mut samples = Vec::new();
+        for (fen, r) in [
+            ("3k5/9/9/9/9/9/9/9/9/R3K4 w", 1.0),
+            ("r2k5/9/9/9/9/9/9/9/9/4K4 w", 0.0),
+            ("3k5/9/9/9/9/9/9/9/9/N3K4 w", 1.0),
+            ("n2k5/9/9/9/9/9/9/9/9/4K4 w", 0.0),
+        ] {
+            samples.push(sample(&Board::from_fen(fen).unwrap(), r));
+        }
+        let report = tune(&samples, 50, |_, _| {});
+        assert!(
+            report.error_after <= report.error_before,
+            "{} > {}",
+            report.error_after,
+            report.error_before
+        );
+        let src = weights_source(&report.weights, "test");
+        assert!(src.contains("pub const WEIGHTS"));
+    }
+}
