@@ -1,6 +1,7 @@
 //! Jiangjun, a Xiangqi (Chinese chess) engine speaking UCCI and UCI.
 
 pub mod board;
+pub mod book;
 pub mod eval;
 pub mod protocol;
 pub mod rules;

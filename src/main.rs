@@ -74,12 +74,54 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Build or probe an opening book.
+    #[command(subcommand)]
+    Book(BookCommand),
     /// Search a fixed set of positions to a fixed depth: prints the node count
     /// (the search's signature) and the speed.
     Bench {
         /// Depth in plies.
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: i32,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Build a book from game records.
+    Build {
+        /// Game files, one game a line: FEN (6 fields), moves, result.
+        #[arg(long = "games")]
+        games: Vec<std::path::PathBuf>,
+        /// PGN files with ICCS moves.
+        #[arg(long = "pgn")]
+        pgn: Vec<std::path::PathBuf>,
+        /// Plies of each game that go into the book.
+        #[arg(long, default_value_t = 20)]
+        max_ply: usize,
+        /// Moves played in fewer games are left out.
+        #[arg(long, default_value_t = 2)]
+        min_games: u32,
+        /// Depth of the search that checks every book move (0: none).
+        #[arg(long, default_value_t = 8)]
+        verify_depth: i32,
+        /// Moves this many centipawns worse than the best are dropped.
+        #[arg(long, default_value_t = 80)]
+        verify_margin: i32,
+        /// The book file to write.
+        #[arg(short, long)]
+        out: std::path::PathBuf,
+    },
+    /// List the book moves of a position.
+    Probe {
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Moves played from the FEN.
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// The book (default: the built-in one).
+        #[arg(long)]
+        book: Option<std::path::PathBuf>,
     },
 }
 
@@ -289,6 +331,7 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, &fen, divide),
         Some(Command::Judge { fen, moves, fold }) => run_judge(&fen, &moves, fold as usize),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Book(cmd)) => run_book(cmd),
         Some(Command::Solve {
             epd,
             movetime,
@@ -403,6 +446,115 @@ fn run_solve(epd: &std::path::Path, movetime: u64, threads: usize, hash: usize) 
         problems.len()
     );
     ExitCode::SUCCESS
+}
+
+fn run_book(cmd: BookCommand) -> ExitCode {
+    use jiangjun::book::Book;
+    use jiangjun::tools::book_build;
+    match cmd {
+        BookCommand::Build {
+            games,
+            pgn,
+            max_ply,
+            min_games,
+            verify_depth,
+            verify_margin,
+            out,
+        } => {
+            let mut all = Vec::new();
+            for (paths, is_pgn) in [(&games, false), (&pgn, true)] {
+                for p in paths {
+                    match std::fs::read_to_string(p) {
+                        Ok(t) => all.extend(if is_pgn {
+                            book_build::games_from_pgn(&t)
+                        } else {
+                            book_build::games_from_lines(&t)
+                        }),
+                        Err(e) => {
+                            eprintln!("error: {}: {e}", p.display());
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+            }
+            if all.is_empty() {
+                eprintln!("error: no games with a result (give --games or --pgn files)");
+                return ExitCode::from(2);
+            }
+            let opts = book_build::BuildOptions {
+                max_ply,
+                min_games,
+                verify_depth: verify_depth.clamp(0, 30),
+                verify_margin,
+            };
+            let report = book_build::build(&all, &opts, |done, total| {
+                if done % 200 == 0 || done == total {
+                    eprintln!("verified {done} of {total} positions");
+                }
+            });
+            if let Err(e) = std::fs::write(&out, report.book.to_bytes()) {
+                eprintln!("error: {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            println!(
+                "{} games, {} positions, {} moves written to {}; {} rare moves and {} moves refuted by the search left out",
+                report.games,
+                report.positions,
+                report.book.len(),
+                out.display(),
+                report.dropped_rare,
+                report.dropped_by_search.len()
+            );
+            for (fen, mv, loss) in &report.dropped_by_search {
+                println!("  left out {mv} ({loss} cp below the best) in {fen}");
+            }
+            ExitCode::SUCCESS
+        }
+        BookCommand::Probe { fen, moves, book } => {
+            let book = match book {
+                Some(p) => match Book::load(&p) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+                None => Book::default_book(),
+            };
+            let mut board = match Board::from_fen(&fen) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("error: invalid FEN: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            for (i, text) in moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
+                match board.parse_move(text) {
+                    Ok(m) => board.make_move(m),
+                    Err(e) => {
+                        eprintln!("error: move {}: {e}", i + 1);
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let entries = book.probe(&board);
+            let total: u32 = entries.iter().map(|e| e.weight).sum();
+            for e in &entries {
+                println!(
+                    "{}  weight {:>5} ({:>5.1}%)  games {:>5}  score {:>5}",
+                    e.mv,
+                    e.weight,
+                    100.0 * e.weight as f64 / total.max(1) as f64,
+                    e.games,
+                    e.score
+                );
+            }
+            if entries.is_empty() {
+                println!("no book moves");
+            }
+            ExitCode::SUCCESS
+        }
+    }
 }
 
 fn run_judge(fen: &str, moves: &[String], fold: usize) -> ExitCode {

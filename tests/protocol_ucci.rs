@@ -127,6 +127,8 @@ fn real_client_lines() {
 #[test]
 fn time_units_follow_usemillisec() {
     let mut e = ucci();
+    // The book would answer the start position at once.
+    e.send("setoption usebook false");
     e.send("position startpos");
     // Milliseconds (the default): 300 ms with no moves to go answers fast.
     let t = Instant::now();
@@ -330,4 +332,24 @@ fn errors_are_info_strings() {
         l[0].starts_with("info string error: go: 'depth' needs a value"),
         "{l:#?}"
     );
+}
+
+#[test]
+fn opening_book_moves_as_elephanteye_announces_them() {
+    let mut e = ucci();
+    e.send("position startpos");
+    e.send("go time 60000 increment 0");
+    let lines = e.until_prefix("bestmove");
+    // Every book move as a depth-0 line, then the move chosen.
+    let book: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 0 score "))
+        .collect();
+    assert!(book.len() >= 2, "{lines:#?}");
+    let played = bestmove_of(lines.last().unwrap()).unwrap();
+    assert!(book.iter().any(|l| l.ends_with(&format!("pv {played}"))));
+    e.send("setoption usebook false");
+    e.send("go time 1000 increment 0");
+    let lines = e.until_prefix("bestmove");
+    assert!(!lines.iter().any(|l| l.starts_with("info depth 0 ")));
 }

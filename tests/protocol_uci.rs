@@ -319,7 +319,7 @@ fn d_and_eval() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!(stm < -500, "{last}");
+    assert!(stm < -250, "{last}");
 }
 
 #[test]
@@ -450,4 +450,48 @@ fn end_of_input_quits() {
     let lines = e.until_prefix("bestmove");
     assert!(bestmove_of(lines.last().unwrap()).is_some());
     assert!(e.wait_exit());
+}
+
+#[test]
+fn opening_book_moves() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go wtime 60000 btime 60000");
+    let lines = e.until_prefix("bestmove");
+    let book: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string book move "))
+        .collect();
+    assert!(book.len() >= 2, "{lines:#?}");
+    let played = bestmove_of(lines.last().unwrap()).unwrap();
+    assert!(
+        book.iter()
+            .any(|l| l.split_whitespace().nth(4) == Some(played.as_str())),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "a book move needs no search"
+    );
+    // Analysis (a depth limit) searches instead.
+    e.send("go depth 3");
+    let lines = e.until_prefix("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("book move")));
+    // With the book off, a game move is searched too.
+    e.send("setoption name OwnBook value false");
+    e.send("go wtime 2000 btime 2000");
+    let lines = e.until_prefix("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("book move")));
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    // A bad book file is reported and the old book kept.
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name BookFile value /no/such/book");
+    let l = e.sync();
+    assert!(
+        l.len() == 1 && l[0].starts_with("info string error: "),
+        "{l:#?}"
+    );
+    e.send("go movetime 1000");
+    let lines = e.until_prefix("bestmove");
+    assert!(lines.iter().any(|l| l.contains("book move")));
 }

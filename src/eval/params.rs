@@ -38,7 +38,9 @@ pub const ATTACKERS: usize = ELEPHANT_MISSING + 1;
 pub const ATTACKERS_N: usize = 7;
 /// Two elephants that protect each other.
 pub const ELEPHANTS_LINKED: usize = ATTACKERS + ATTACKERS_N;
-pub const NUM_WEIGHTS: usize = ELEPHANTS_LINKED + 1;
+/// A horse and a cannon both attacking the enemy palace (马炮配合).
+pub const HORSE_CANNON: usize = ELEPHANTS_LINKED + 1;
+pub const NUM_WEIGHTS: usize = HORSE_CANNON + 1;
 
 /// Index of the piece-square weight of a piece of `kind` and `color` on `sq`.
 pub const fn pst_index(color: Color, kind: PieceKind, sq: Square) -> usize {
@@ -76,6 +78,7 @@ pub fn term_name(i: usize) -> &'static str {
         PAWN_CONNECTED => "connected pawns",
         ADVISOR_MISSING | ELEPHANT_MISSING => "missing defenders",
         _ if i < ELEPHANTS_LINKED => "attacker count",
-        _ => "linked elephants",
+        ELEPHANTS_LINKED => "linked elephants",
+        _ => "horse and cannon",
     }
 }

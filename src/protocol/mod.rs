@@ -124,6 +124,8 @@ pub struct Session {
     active: Option<Active>,
     /// Id of the last search started; a late `SearchDone` of an older one is ignored.
     search_id: u64,
+    book: crate::book::Book,
+    random: crate::book::Random,
     draw_offered: Arc<Mutex<bool>>,
 }
 
@@ -148,6 +150,8 @@ impl Session {
             pool: vec![ThreadData::default()],
             active: None,
             search_id: 0,
+            book: crate::book::Book::default_book(),
+            random: crate::book::Random::from_time(),
             draw_offered: Arc::new(Mutex::new(false)),
         }
     }
@@ -339,6 +343,18 @@ impl Session {
             }
             Ok(options::Effect::ClearHash) => self.tt.clear(),
             Ok(options::Effect::NewGame) => self.new_game(),
+            Ok(options::Effect::LoadBook) => {
+                if self.options.book_file.is_empty() {
+                    self.book = crate::book::Book::default_book();
+                } else {
+                    match crate::book::Book::load(std::path::Path::new(&self.options.book_file)) {
+                        Ok(b) => self.book = b,
+                        Err(e) => self
+                            .out
+                            .error(&format!("option {name}: {e}; keeping the previous book")),
+                    }
+                }
+            }
             Err(e) => self.out.error(&e),
         }
     }
@@ -477,6 +493,9 @@ impl Session {
         if let Ok(mut d) = self.draw_offered.lock() {
             *d = params.draw;
         }
+        if self.book_move(&params, &limits, &printer) {
+            return;
+        }
         // UCCI `go depth 0`: a static score only, no move.
         if self.dialect() == Dialect::Ucci && limits.depth == Some(0) {
             let score = crate::eval::evaluate(&self.board);
@@ -532,6 +551,74 @@ impl Session {
                 self.pool = vec![ThreadData::default()];
             }
         }
+    }
+
+    /// Answer from the opening book if it applies: the book is on, the
+    /// search is for a game move (no depth, node, mate, infinite or ponder
+    /// limit) and the position has book moves. Returns true if it answered.
+    fn book_move(&mut self, params: &GoParams, limits: &Limits, printer: &Printer) -> bool {
+        if !self.options.own_book
+            || self.book.is_empty()
+            || params.depth.is_some()
+            || params.nodes.is_some()
+            || params.mate.is_some()
+            || limits.infinite
+            || limits.ponder
+        {
+            return false;
+        }
+        let allowed = |m: Move| {
+            !limits.banmoves.contains(&m)
+                && (limits.searchmoves.is_empty() || limits.searchmoves.contains(&m))
+        };
+        let entries: Vec<crate::book::Entry> = self
+            .book
+            .probe(&self.board)
+            .into_iter()
+            .filter(|e| allowed(e.mv) && e.weight > 0)
+            .collect();
+        if entries.is_empty() {
+            return false;
+        }
+        let total: u32 = entries.iter().map(|e| e.weight).sum();
+        let mut pick = (self.random.next_f64() * total as f64) as u32;
+        let mut chosen = entries[entries.len() - 1];
+        for e in &entries {
+            if pick < e.weight {
+                chosen = *e;
+                break;
+            }
+            pick -= e.weight;
+        }
+        for e in &entries {
+            match self.dialect() {
+                // ElephantEye announces every book move as a depth-0 line.
+                Dialect::Ucci => self
+                    .out
+                    .line(&format!("info depth 0 score {} pv {}", e.score, e.mv)),
+                Dialect::Uci => self.out.info_string(&format!(
+                    "book move {} weight {}% games {} score {}",
+                    e.mv,
+                    e.weight * 100 / total.max(1),
+                    e.games,
+                    e.score
+                )),
+            }
+        }
+        // The ponder move: the heaviest book reply, if any.
+        let mut after = self.board.clone();
+        after.make_move(chosen.mv);
+        let ponder = self.book.probe(&after).first().map(|e| e.mv);
+        printer.bestmove(
+            &search::SearchResult {
+                best: Some(chosen.mv),
+                ponder,
+                score: chosen.score as i32,
+                ..Default::default()
+            },
+            false,
+        );
+        true
     }
 
     /// `go perft N` runs on the search thread so that `stop` and `quit` can end it.

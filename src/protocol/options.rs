@@ -21,7 +21,14 @@ pub struct Options {
     pub usemillisec: bool,
     pub batch: bool,
     pub debug: bool,
+    /// Play from the opening book.
+    pub own_book: bool,
+    /// Book file; empty for the built-in book.
+    pub book_file: String,
 }
+
+/// The `BookFile` value that names the built-in book.
+pub const BUILTIN_BOOK: &str = "<built-in>";
 
 impl Default for Options {
     fn default() -> Self {
@@ -35,6 +42,8 @@ impl Default for Options {
             usemillisec: true,
             batch: false,
             debug: false,
+            own_book: true,
+            book_file: String::new(),
         }
     }
 }
@@ -46,6 +55,7 @@ pub enum Effect {
     ResizeHash,
     ClearHash,
     NewGame,
+    LoadBook,
 }
 
 pub fn uci_option_lines() -> Vec<String> {
@@ -71,6 +81,8 @@ pub fn uci_option_lines() -> Vec<String> {
         ),
         format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
         "option name UCI_Variant type combo default xiangqi var xiangqi".into(),
+        format!("option name OwnBook type check default {}", d.own_book),
+        format!("option name BookFile type string default {BUILTIN_BOOK}"),
     ]
 }
 
@@ -97,6 +109,8 @@ pub fn ucci_option_lines() -> Vec<String> {
             "option moveoverhead type spin min 0 max {MAX_OVERHEAD} default {}",
             d.move_overhead
         ),
+        format!("option usebook type check default {}", d.own_book),
+        format!("option bookfiles type string default {BUILTIN_BOOK}"),
         "option clearhash type button".into(),
         "option newgame type button".into(),
     ]
@@ -205,6 +219,20 @@ impl Options {
             "debug" => {
                 self.debug = check_value(name, value)?;
                 Ok(Effect::None)
+            }
+            "ownbook" | "usebook" => {
+                self.own_book = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "bookfile" | "bookfiles" => {
+                // UCCI lists files separated by ';': the first one is used.
+                let v = value.unwrap_or("").split(';').next().unwrap_or("").trim();
+                self.book_file = if v == BUILTIN_BOOK || v.eq_ignore_ascii_case("<empty>") {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Ok(Effect::LoadBook)
             }
             _ if dialect == Dialect::Ucci => {
                 // The UCCI spec: unknown options (usebook, pruning, style, ...)

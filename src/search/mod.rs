@@ -877,7 +877,12 @@ impl<'a> Worker<'a> {
         let mut n_quiets = 0;
         let mut captures = [Move::NONE; 32];
         let mut n_captures = 0;
-        let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
+        // Quiet moves searched before the rest are pruned (non-PV nodes).
+        let lmp_limit = if improving {
+            4 + depth * depth
+        } else {
+            2 + depth * depth / 2
+        };
         while let Some(m) = picker.next(&self.board, &self.data.hist, &ctx, false) {
             if m == excluded || !self.board.is_legal_with(m, &pins) {
                 continue;
@@ -888,9 +893,10 @@ impl<'a> Worker<'a> {
             let hist_score = if capture { 0 } else { picker.last_score() };
             let r_base = self.lmr[depth.min(63) as usize][move_count.min(63)] as i32;
 
-            // Shallow-depth pruning, once a move has been found that is not
-            // mated. Checking moves are exempt (tested only when a prune would fire).
-            if best > -SCORE_MATE_IN_MAX && self.board.has_major(us) {
+            // Shallow-depth pruning in non-PV nodes, once a move has been found
+            // that is not mated. Checking moves are exempt (tested only when a
+            // prune would fire).
+            if !PV && best > -SCORE_MATE_IN_MAX && self.board.has_major(us) {
                 let lmr_depth = (depth - 1 - r_base).max(0);
                 if !capture {
                     // Late quiet moves are pruned, checks excepted (checks

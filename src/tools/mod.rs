@@ -1,6 +1,7 @@
 //! Tools built on the engine: perft, bench, judge, match runner, book.
 
 pub mod bench;
+pub mod book_build;
 pub mod matchrun;
 pub mod perft;
 pub mod solve;

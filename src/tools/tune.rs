@@ -9,7 +9,10 @@
 //! evaluation is for quiet positions.
 
 use crate::board::Board;
-use crate::eval::params::{self, MATERIAL, NUM_WEIGHTS, WEIGHTS, pst_index};
+use crate::eval::params::{
+    self, ATTACKERS, ATTACKERS_N, MATERIAL, MOB_CANNON, MOB_CANNON_N, MOB_HORSE, MOB_HORSE_N,
+    MOB_ROOK, MOB_ROOK_N, NUM_WEIGHTS, PST, WEIGHTS, pst_index,
+};
 use crate::eval::{Accumulator, psq, scale, terms};
 use crate::types::{Color, PieceKind};
 
@@ -160,6 +163,9 @@ pub fn read_pgn(text: &str, skip: usize, out: &mut Vec<Sample>) -> usize {
     games
 }
 
+/// Weight decay of the non-material weights.
+const L2: f64 = 1e-8;
+
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -208,6 +214,64 @@ pub struct TuneReport {
     pub weights: Vec<(i32, i32)>,
 }
 
+/// Groups of weights whose common offset the data cannot tell apart from
+/// a piece's material (every piece of the kind has exactly one entry of the
+/// group): (first index, length, the material index that absorbs the mean,
+/// or None when the offset cancels between the sides).
+fn offset_groups() -> Vec<(usize, usize, Option<usize>)> {
+    let mut g: Vec<(usize, usize, Option<usize>)> = (0..7)
+        .map(|k| (PST + k * 50, 50, Some(MATERIAL + k)))
+        .collect();
+    g.push((
+        MOB_ROOK,
+        MOB_ROOK_N,
+        Some(MATERIAL + PieceKind::Rook.index()),
+    ));
+    g.push((
+        MOB_CANNON,
+        MOB_CANNON_N,
+        Some(MATERIAL + PieceKind::Cannon.index()),
+    ));
+    g.push((
+        MOB_HORSE,
+        MOB_HORSE_N,
+        Some(MATERIAL + PieceKind::Horse.index()),
+    ));
+    g.push((ATTACKERS, ATTACKERS_N, None));
+    g
+}
+
+/// Move the mean of each group (over the entries the data uses) into
+/// material, and zero the entries it never uses, so that only meaningful
+/// differences remain in the tables.
+fn center(w: &mut [(f64, f64)], used: &[u64]) {
+    for (start, len, sink) in offset_groups() {
+        let idx: Vec<usize> = (start..start + len).filter(|&i| used[i] > 0).collect();
+        if idx.is_empty() {
+            continue;
+        }
+        let total: f64 = idx.iter().map(|&i| used[i] as f64).sum();
+        let mean = (
+            idx.iter().map(|&i| w[i].0 * used[i] as f64).sum::<f64>() / total,
+            idx.iter().map(|&i| w[i].1 * used[i] as f64).sum::<f64>() / total,
+        );
+        for i in start..start + len {
+            if used[i] > 0 {
+                w[i].0 -= mean.0;
+                w[i].1 -= mean.1;
+            } else {
+                w[i] = (0.0, 0.0);
+            }
+        }
+        if let Some(m) = sink
+            && m != MATERIAL
+        {
+            w[m].0 += mean.0;
+            w[m].1 += mean.1;
+        }
+    }
+}
+
 /// Tune all weights but the king's material for `iterations` Adam steps.
 pub fn tune(
     samples: &[Sample],
@@ -215,6 +279,12 @@ pub fn tune(
     mut progress: impl FnMut(usize, f64),
 ) -> TuneReport {
     let mut w: Vec<(f64, f64)> = WEIGHTS.iter().map(|&(a, b)| (a as f64, b as f64)).collect();
+    let mut used = vec![0u64; NUM_WEIGHTS];
+    for s in samples {
+        for &(i, _) in &s.features {
+            used[i as usize] += 1;
+        }
+    }
     let k = fit_k(samples, &w);
     let error_before = error(samples, &w, k);
     let n = samples.len().max(1) as f64;
@@ -240,7 +310,13 @@ pub fn tune(
             if frozen(i) {
                 continue;
             }
-            let g = (grad[i].0 / n, grad[i].1 / n);
+            let mut g = (grad[i].0 / n, grad[i].1 / n);
+            // Weight decay on everything but material: features the data
+            // rarely shows stay small instead of fitting its noise.
+            if i >= PST {
+                g.0 += L2 * w[i].0;
+                g.1 += L2 * w[i].1;
+            }
             m[i].0 = b1 * m[i].0 + (1.0 - b1) * g.0;
             m[i].1 = b1 * m[i].1 + (1.0 - b1) * g.1;
             v[i].0 = b2 * v[i].0 + (1.0 - b2) * g.0 * g.0;
@@ -256,18 +332,27 @@ pub fn tune(
             w[i].0 -= lr * mh.0 / (vh.0.sqrt() + eps);
             w[i].1 -= lr * mh.1 / (vh.1.sqrt() + eps);
         }
+        center(&mut w, &used);
         if t % 50 == 0 || t == iterations {
             progress(t, error(samples, &w, k));
         }
     }
+    let error_after = error(samples, &w, k);
+    // Back to the engine's units: the mean middlegame value of a horse and
+    // a cannon is kept where it was, so that search margins keep their meaning.
+    let unit = |w: &[(f64, f64)]| {
+        (w[MATERIAL + PieceKind::Horse.index()].0 + w[MATERIAL + PieceKind::Cannon.index()].0) / 2.0
+    };
+    let start: Vec<(f64, f64)> = WEIGHTS.iter().map(|&(a, b)| (a as f64, b as f64)).collect();
+    let f = unit(&start) / unit(&w).max(1.0);
     TuneReport {
         positions: samples.len(),
-        k,
+        k: k / f,
         error_before,
-        error_after: error(samples, &w, k),
+        error_after,
         weights: w
             .iter()
-            .map(|&(a, b)| (a.round() as i32, b.round() as i32))
+            .map(|&(a, b)| ((a * f).round() as i32, (b * f).round() as i32))
             .collect(),
     }
 }
