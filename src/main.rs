@@ -366,9 +366,8 @@ fn run_tune(
     skip: usize,
     out: Option<&std::path::Path>,
 ) -> ExitCode {
-    use jiangjun::tools::tune;
-    let mut samples = Vec::new();
-    let mut n_games = 0;
+    use jiangjun::tools::{records, tune};
+    let mut games_read = Vec::new();
     for (paths, is_pgn) in [(games, false), (pgn, true)] {
         for p in paths {
             let text = match std::fs::read_to_string(p) {
@@ -378,13 +377,15 @@ fn run_tune(
                     return ExitCode::from(2);
                 }
             };
-            n_games += if is_pgn {
-                tune::read_pgn(&text, skip, &mut samples)
+            games_read.extend(if is_pgn {
+                records::games_from_pgn(&text)
             } else {
-                tune::read_game_lines(&text, skip, &mut samples)
-            };
+                records::games_from_lines(&text)
+            });
         }
     }
+    let n_games = games_read.len();
+    let samples = tune::samples(&games_read, skip);
     if samples.is_empty() {
         eprintln!("error: no positions (give --games or --pgn files)");
         return ExitCode::from(2);
@@ -450,7 +451,7 @@ fn run_solve(epd: &std::path::Path, movetime: u64, threads: usize, hash: usize) 
 
 fn run_book(cmd: BookCommand) -> ExitCode {
     use jiangjun::book::Book;
-    use jiangjun::tools::book_build;
+    use jiangjun::tools::{book_build, records};
     match cmd {
         BookCommand::Build {
             games,
@@ -466,9 +467,9 @@ fn run_book(cmd: BookCommand) -> ExitCode {
                 for p in paths {
                     match std::fs::read_to_string(p) {
                         Ok(t) => all.extend(if is_pgn {
-                            book_build::games_from_pgn(&t)
+                            records::games_from_pgn(&t)
                         } else {
-                            book_build::games_from_lines(&t)
+                            records::games_from_lines(&t)
                         }),
                         Err(e) => {
                             eprintln!("error: {}: {e}", p.display());

@@ -115,3 +115,75 @@ fn judge_rules_on_games() {
     let (ok, _, err) = run(&["judge", "--moves", "h2e2", "h2e2"]);
     assert!(!ok && err.contains("move 2"), "{err}");
 }
+
+#[test]
+fn book_build_and_probe() {
+    let dir = std::env::temp_dir().join(format!("jj-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.txt");
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    std::fs::write(
+        &games,
+        format!("{start} h2e2 h9g7 1-0\n{start} h2e2 h9g7 1/2-1/2\n{start} c3c4 b9c7 0-1\n{start} c3c4 g6g5 1-0\n"),
+    )
+    .unwrap();
+    let book = dir.join("t.book");
+    let (ok, out, err) = run(&[
+        "book",
+        "build",
+        "--games",
+        games.to_str().unwrap(),
+        "--min-games",
+        "2",
+        "--verify-depth",
+        "0",
+        "-o",
+        book.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("4 games"), "{out}");
+    let (ok, out, _) = run(&["book", "probe", "--book", book.to_str().unwrap()]);
+    assert!(ok);
+    // h2e2: a win and a draw (3 points); c3c4: a loss and a win (2 points).
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .starts_with("h2e2  weight     3 ( 60.0%)  games     2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("c3c4  weight     2 ( 40.0%)  games     2"),
+        "{out}"
+    );
+    let (ok, out, _) = run(&[
+        "book",
+        "probe",
+        "--book",
+        book.to_str().unwrap(),
+        "--moves",
+        "h2e2",
+    ]);
+    assert!(ok);
+    assert!(out.starts_with("h9g7"), "{out}");
+    // The built-in book knows the start position.
+    let (ok, out, _) = run(&["book", "probe"]);
+    assert!(ok && out.contains("h2e2"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn solve_counts_solved_problems() {
+    let dir = std::env::temp_dir().join(format!("jj-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("t.epd");
+    std::fs::write(
+        &epd,
+        "3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1; bm a0a9; dm 1; id \"mate1\"\n",
+    )
+    .unwrap();
+    let (ok, out, _) = run(&["solve", epd.to_str().unwrap(), "--movetime", "300"]);
+    assert!(ok);
+    assert!(out.contains("solved 1 of 1"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

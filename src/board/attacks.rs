@@ -6,27 +6,13 @@
 //! moved piece on its target and an empty origin, and the occupancy bits of
 //! the king's rank and file are adjusted the same way.
 
-use super::geometry::{FILE_VIEW, HORSE_ATTACKERS, PAWN_ATTACKERS, RANK_VIEW};
+use super::geometry::{FILE_VIEW, HORSE_ATTACKERS, PAWN_ATTACKERS, RANK_VIEW, line_bits};
 use super::{Board, CELL_PIECE, EMPTY};
 use crate::types::{Color, FILES, Move, Piece, PieceKind, Square};
 
 #[inline(always)]
 fn code(color: Color, kind: PieceKind) -> u8 {
     Piece::new(color, kind).index() as u8
-}
-
-/// Iterate the set bits of a line mask.
-#[inline(always)]
-fn bits(mut m: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let b = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(b)
-        }
-    })
 }
 
 /// What `Board::pins` found: which moves need the full legality test.
@@ -86,24 +72,24 @@ impl Board {
         let piece = |s: usize| CELL_PIECE[cell(s) as usize];
 
         let fv = &FILE_VIEW[kr][file_bits as usize];
-        for r in bits(fv.first) {
+        for r in line_bits(fv.first) {
             let p = piece(r * FILES + kf);
             if p == rook || p == king {
                 return true;
             }
         }
-        for r in bits(fv.second) {
+        for r in line_bits(fv.second) {
             if piece(r * FILES + kf) == cannon {
                 return true;
             }
         }
         let rv = &RANK_VIEW[kf][rank_bits as usize];
-        for f in bits(rv.first) {
+        for f in line_bits(rv.first) {
             if piece(kr * FILES + f) == rook {
                 return true;
             }
         }
-        for f in bits(rv.second) {
+        for f in line_bits(rv.second) {
             if piece(kr * FILES + f) == cannon {
                 return true;
             }
@@ -213,11 +199,11 @@ impl Board {
         }
     }
 
-    /// Would the king of the side to move be attacked after the pseudo-legal
-    /// move `from -> to`? Reads the board as it would be after the move.
+    /// Would the king on `ksq` be attacked by `attacker` after the
+    /// pseudo-legal move `from -> to`? Reads the board as it would be after
+    /// the move.
     #[inline(always)]
-    fn leaves_king_attacked(&self, from: usize, to: usize, ksq: usize) -> bool {
-        let us = self.side_to_move();
+    fn attacked_after(&self, from: usize, to: usize, ksq: usize, attacker: Color) -> bool {
         let mover = self.cell(from);
         let (kf, kr) = (ksq % FILES, ksq / FILES);
         let mut rank_bits = self.rank_occ(kr);
@@ -234,7 +220,7 @@ impl Board {
         if to % FILES == kf {
             file_bits |= 1 << (to / FILES);
         }
-        Self::king_attacked_view(ksq, us.flip(), rank_bits, file_bits, |s| {
+        Self::king_attacked_view(ksq, attacker, rank_bits, file_bits, |s| {
             if s == from {
                 EMPTY
             } else if s == to {
@@ -346,39 +332,13 @@ impl Board {
             return true;
         }
         let ksq = if from == pins.ksq { to } else { pins.ksq };
-        !self.leaves_king_attacked(from, to, ksq)
+        !self.attacked_after(from, to, ksq, self.side_to_move().flip())
     }
 
     /// Does the legal move `mv` give check?
     pub fn gives_check(&self, mv: Move) -> bool {
         let us = self.side_to_move();
         let ksq = self.king_square(us.flip()).index();
-        let from = mv.from().index();
-        let to = mv.to().index();
-        let mover = self.cell(from);
-        let (kf, kr) = (ksq % FILES, ksq / FILES);
-        let mut rank_bits = self.rank_occ(kr);
-        let mut file_bits = self.file_occ(kf);
-        if from / FILES == kr {
-            rank_bits &= !(1 << (from % FILES));
-        }
-        if from % FILES == kf {
-            file_bits &= !(1 << (from / FILES));
-        }
-        if to / FILES == kr {
-            rank_bits |= 1 << (to % FILES);
-        }
-        if to % FILES == kf {
-            file_bits |= 1 << (to / FILES);
-        }
-        Self::king_attacked_view(ksq, us, rank_bits, file_bits, |s| {
-            if s == from {
-                EMPTY
-            } else if s == to {
-                mover
-            } else {
-                self.cell(s)
-            }
-        })
+        self.attacked_after(mv.from().index(), mv.to().index(), ksq, us)
     }
 }

@@ -216,6 +216,20 @@ pub static HORSE_ATTACKERS: [Steps; SQUARES] = horse_attackers();
 pub static PAWN_STEPS: [[Steps; SQUARES]; 2] = [pawn_steps(0), pawn_steps(1)];
 pub static PAWN_ATTACKERS: [[Steps; SQUARES]; 2] = [pawn_attackers(0), pawn_attackers(1)];
 
+/// The positions of the set bits of a line mask, lowest first.
+#[inline(always)]
+pub(crate) fn line_bits(mut m: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(b)
+        }
+    })
+}
+
 /// What a slider standing on one line (rank or file) sees for one occupancy of that line.
 #[derive(Clone, Copy)]
 pub struct LineView {

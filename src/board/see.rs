@@ -10,7 +10,7 @@
 
 use super::geometry::{
     ADVISOR_STEPS, ELEPHANT_STEPS, FILE_VIEW, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS,
-    RANK_VIEW,
+    RANK_VIEW, line_bits,
 };
 use super::{Board, CELL_PIECE, EMPTY, color_bit};
 use crate::eval::psq::see_value;
@@ -69,9 +69,9 @@ impl Exchange<'_> {
         let rv = &RANK_VIEW[tf][self.rank_occ[tr] as usize];
         let fv = &FILE_VIEW[tr][self.file_occ[tf] as usize];
         let line_squares = |rank_mask: u16, file_mask: u16| {
-            bits(rank_mask)
+            line_bits(rank_mask)
                 .map(move |f| tr * FILES + f)
-                .chain(bits(file_mask).map(move |r| r * FILES + tf))
+                .chain(line_bits(file_mask).map(move |r| r * FILES + tf))
         };
         for s in line_squares(rv.second, fv.second) {
             if is(s, PieceKind::Cannon) {
@@ -96,19 +96,6 @@ impl Exchange<'_> {
         self.rank_occ[s / FILES] &= !(1 << (s % FILES));
         self.file_occ[s % FILES] &= !(1 << (s / FILES));
     }
-}
-
-#[inline(always)]
-fn bits(mut m: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let b = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(b)
-        }
-    })
 }
 
 impl Board {

@@ -19,7 +19,7 @@ mod weights;
 
 use crate::board::Board;
 use crate::board::geometry::{
-    ELEPHANT_STEPS, FILE_VIEW, HORSE_STEPS, KING_STEPS, PAWN_STEPS, RANK_VIEW,
+    ELEPHANT_STEPS, FILE_VIEW, HORSE_STEPS, KING_STEPS, PAWN_STEPS, RANK_VIEW, line_bits,
 };
 use crate::types::{Color, FILES, PieceKind, SQUARES, Score, Square};
 use params::*;
@@ -52,19 +52,6 @@ const TEMPO: Score = 10;
 fn taper(board: &Board, packed: Score) -> Score {
     let phase = board.phase().min(psq::MAX_PHASE);
     (psq::mg(packed) * phase + psq::eg(packed) * (psq::MAX_PHASE - phase)) / psq::MAX_PHASE
-}
-
-#[inline(always)]
-fn bits(mut m: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let b = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(b)
-        }
-    })
 }
 
 /// Visit every non-material feature of the position.
@@ -190,8 +177,8 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
 /// Do the attacked squares of a line piece on `s` reach the zone?
 #[inline]
 fn line_hits(s: Square, zone: &[bool; SQUARES], rank_mask: u16, file_mask: u16) -> bool {
-    bits(rank_mask).any(|f| zone[s.rank() * FILES + f])
-        || bits(file_mask).any(|r| zone[r * FILES + s.file()])
+    line_bits(rank_mask).any(|f| zone[s.rank() * FILES + f])
+        || line_bits(file_mask).any(|r| zone[r * FILES + s.file()])
 }
 
 /// How much of a winning score the stronger side keeps, in 64ths, for

@@ -4,5 +4,6 @@ pub mod bench;
 pub mod book_build;
 pub mod matchrun;
 pub mod perft;
+pub mod records;
 pub mod solve;
 pub mod tune;

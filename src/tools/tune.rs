@@ -14,6 +14,7 @@ use crate::eval::params::{
     MOB_ROOK, MOB_ROOK_N, NUM_WEIGHTS, PST, WEIGHTS, pst_index,
 };
 use crate::eval::{Accumulator, psq, scale, terms};
+use crate::tools::records::Game;
 use crate::types::{Color, PieceKind};
 
 /// One position: its features (weight index, Red minus Black count), phase,
@@ -80,87 +81,22 @@ fn sample(board: &Board, result: f64) -> Sample {
     }
 }
 
-fn result_value(text: &str) -> Option<f64> {
-    match text {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
-    }
-}
-
-/// Positions of one game, quiet ones only, from ply `skip` on.
-fn game_samples(fen: &str, moves: &[&str], result: f64, skip: usize, out: &mut Vec<Sample>) {
-    let Ok(mut b) = Board::from_fen(fen) else {
-        return;
-    };
-    for (i, m) in moves.iter().enumerate() {
-        let Ok(mv) = b.parse_move(m) else { return };
-        b.make_move(mv);
-        if i + 1 >= skip && quiet(&b) {
-            out.push(sample(&b, result));
-        }
-    }
-}
-
-/// Read `FEN(6 fields) moves... result` lines.
-pub fn read_game_lines(text: &str, skip: usize, out: &mut Vec<Sample>) -> usize {
-    let mut games = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 7 {
-            continue;
-        }
-        let Some(result) = result_value(f[f.len() - 1]) else {
+/// Quiet positions of the games, from ply `skip` on, with their results.
+pub fn samples(games: &[Game], skip: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for g in games {
+        let Ok(mut b) = Board::from_fen(&g.fen) else {
             continue;
         };
-        game_samples(&f[..6].join(" "), &f[6..f.len() - 1], result, skip, out);
-        games += 1;
-    }
-    games
-}
-
-/// Read PGN games with a FEN tag (or the start position) and ICCS moves.
-pub fn read_pgn(text: &str, skip: usize, out: &mut Vec<Sample>) -> usize {
-    let mut games = 0;
-    for block in text.split("\n[Event ").filter(|b| !b.trim().is_empty()) {
-        let mut fen = crate::board::START_FEN.to_string();
-        let mut result = None;
-        let mut body = String::new();
-        for line in block.lines() {
-            let l = line.trim();
-            if let Some(v) = l.strip_prefix("[FEN \"") {
-                fen = v.trim_end_matches("\"]").to_string();
-            } else if let Some(v) = l.strip_prefix("[Result \"") {
-                result = result_value(v.trim_end_matches("\"]"));
-            } else if !l.starts_with('[') && !l.starts_with("\"") {
-                body.push_str(l);
-                body.push(' ');
+        for (i, m) in g.moves.iter().enumerate() {
+            let Ok(mv) = b.parse_move(m) else { break };
+            b.make_move(mv);
+            if i + 1 >= skip && quiet(&b) {
+                out.push(sample(&b, g.result));
             }
         }
-        let Some(result) = result else { continue };
-        // Strip comments and move numbers.
-        let mut depth = 0;
-        let mut clean = String::new();
-        for ch in body.chars() {
-            match ch {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                c if depth == 0 => clean.push(c),
-                _ => {}
-            }
-        }
-        let moves: Vec<&str> = clean
-            .split_whitespace()
-            .filter(|w| !w.ends_with('.') && result_value(w).is_none() && *w != "*")
-            .collect();
-        game_samples(&fen, &moves, result, skip, out);
-        games += 1;
     }
-    games
+    out
 }
 
 /// Weight decay of the non-material weights.
@@ -411,20 +347,15 @@ mod tests {
     }
 
     #[test]
-    fn reads_both_formats() {
-        let mut out = Vec::new();
-        let n = read_game_lines(
+    fn samples_are_quiet_positions_with_results() {
+        let games = crate::tools::records::games_from_lines(
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 h2e2 h9g7 h0g2 i9h9 1-0\n",
-            0,
-            &mut out,
         );
-        assert_eq!(n, 1);
-        assert!(!out.is_empty() && out.iter().all(|s| s.result == 1.0));
-        let pgn = "[Event \"x\"]\n[Result \"0-1\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\n1. h2e2 {+0.10/3 0.1s} h9g7 2. h0g2 {x} i9h9 0-1\n";
-        let mut out = Vec::new();
-        assert_eq!(read_pgn(pgn, 0, &mut out), 1);
-        assert_eq!(out.len(), 4);
-        assert!(out.iter().all(|s| s.result == 0.0));
+        let s = samples(&games, 0);
+        assert_eq!(s.len(), 4);
+        assert!(s.iter().all(|x| x.result == 1.0));
+        // Skipping the first plies leaves the later positions.
+        assert_eq!(samples(&games, 3).len(), 2);
     }
 
     #[test]
