@@ -348,8 +348,9 @@ mod tests {
 
     #[test]
     fn samples_are_quiet_positions_with_results() {
+        // No captures anywhere: every position is quiet.
         let games = crate::tools::records::games_from_lines(
-            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 h2e2 h9g7 h0g2 i9h9 1-0\n",
+            "3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1 e3e4 d9d8 e4e5 d8d9 1-0\n",
         );
         let s = samples(&games, 0);
         assert_eq!(s.len(), 4);
