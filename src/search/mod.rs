@@ -471,7 +471,7 @@ impl<'a> Worker<'a> {
                 0.05
             } else {
                 let stability = if stable >= 6 { 0.65 } else { 1.0 };
-                0.5 * falling * (1.0 + instability) * stability
+                0.7 * falling * (1.0 + instability) * stability
             };
             if self.timer.stop_iterating(scale) {
                 break;
