@@ -367,23 +367,13 @@ fn run_tune(
     out: Option<&std::path::Path>,
 ) -> ExitCode {
     use jiangjun::tools::{records, tune};
-    let mut games_read = Vec::new();
-    for (paths, is_pgn) in [(games, false), (pgn, true)] {
-        for p in paths {
-            let text = match std::fs::read_to_string(p) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", p.display());
-                    return ExitCode::from(2);
-                }
-            };
-            games_read.extend(if is_pgn {
-                records::games_from_pgn(&text)
-            } else {
-                records::games_from_lines(&text)
-            });
+    let games_read = match records::read_files(games, pgn) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
-    }
+    };
     let n_games = games_read.len();
     let samples = tune::samples(&games_read, skip);
     if samples.is_empty() {
@@ -462,22 +452,13 @@ fn run_book(cmd: BookCommand) -> ExitCode {
             verify_margin,
             out,
         } => {
-            let mut all = Vec::new();
-            for (paths, is_pgn) in [(&games, false), (&pgn, true)] {
-                for p in paths {
-                    match std::fs::read_to_string(p) {
-                        Ok(t) => all.extend(if is_pgn {
-                            records::games_from_pgn(&t)
-                        } else {
-                            records::games_from_lines(&t)
-                        }),
-                        Err(e) => {
-                            eprintln!("error: {}: {e}", p.display());
-                            return ExitCode::from(2);
-                        }
-                    }
+            let all = match records::read_files(&games, &pgn) {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
                 }
-            }
+            };
             if all.is_empty() {
                 eprintln!("error: no games with a result (give --games or --pgn files)");
                 return ExitCode::from(2);

@@ -205,7 +205,7 @@ mod tests {
         let g7 = replies.iter().find(|x| x.mv.to_string() == "h9g7").unwrap();
         // Black lost one and drew one: 0 + 1.
         assert_eq!((g7.weight, g7.games), (1, 2));
-        // A move Black never scored with still gets weight 1.
+        // Black won the one game with b9c7: 2 points.
         let c7 = replies.iter().find(|x| x.mv.to_string() == "b9c7").unwrap();
         assert_eq!(c7.weight, 2);
     }

@@ -9,6 +9,26 @@ pub struct Game {
     pub result: f64,
 }
 
+/// Games from files: `lines` in the one-game-a-line format, `pgn` in PGN.
+/// The error names the file that could not be read.
+pub fn read_files(
+    lines: &[std::path::PathBuf],
+    pgn: &[std::path::PathBuf],
+) -> Result<Vec<Game>, String> {
+    let mut games = Vec::new();
+    for (paths, is_pgn) in [(lines, false), (pgn, true)] {
+        for p in paths {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            games.extend(if is_pgn {
+                games_from_pgn(&text)
+            } else {
+                games_from_lines(&text)
+            });
+        }
+    }
+    Ok(games)
+}
+
 /// Games from one-game-a-line text (`FEN(6 fields) moves... result`).
 pub fn games_from_lines(text: &str) -> Vec<Game> {
     text.lines()
