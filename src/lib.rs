@@ -1,12 +1,7 @@
-//! Jiangjun, a Xiangqi (Chinese chess) engine speaking UCCI and UCI.
+//! Jiangjun, a Xiangqi (Chinese chess) engine speaking UCCI and UCI: the
+//! protocol front end and the offline tools. The rules are the `xiangqi`
+//! crate, the search and evaluation `jiangjun-engine`, the match runner
+//! `xiangqi-match`.
 
-pub mod board;
-pub mod book;
-pub mod eval;
 pub mod protocol;
-pub mod rules;
-pub mod search;
-pub mod time;
 pub mod tools;
-pub mod tt;
-pub mod types;

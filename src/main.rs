@@ -1,8 +1,10 @@
 use clap::{Parser, Subcommand};
-use jiangjun::board::{Board, START_FEN};
-use jiangjun::tools::{bench, matchrun, perft};
+use jiangjun::tools::perft;
+use jiangjun_engine::bench;
 use std::process::ExitCode;
 use std::time::Instant;
+use xiangqi::board::{Board, START_FEN};
+use xiangqi_match as matchrun;
 
 /// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
 #[derive(Parser)]
@@ -440,8 +442,8 @@ fn run_solve(epd: &std::path::Path, movetime: u64, threads: usize, hash: usize) 
 }
 
 fn run_book(cmd: BookCommand) -> ExitCode {
-    use jiangjun::book::Book;
     use jiangjun::tools::{book_build, records};
+    use jiangjun_engine::book::Book;
     match cmd {
         BookCommand::Build {
             games,
@@ -557,7 +559,7 @@ fn run_judge(fen: &str, moves: &[String], fold: usize) -> ExitCode {
             }
         }
     }
-    println!("{}", jiangjun::rules::judge(&board, fold));
+    println!("{}", xiangqi::rules::judge(&board, fold));
     ExitCode::SUCCESS
 }
 
@@ -575,7 +577,7 @@ fn run_perft(depth: u32, fen: &str, divide: bool) -> ExitCode {
         print!("{text}");
         total
     } else {
-        let n = perft::perft(&mut board, depth);
+        let n = xiangqi::perft::perft(&mut board, depth);
         println!("Nodes searched: {n}");
         n
     };

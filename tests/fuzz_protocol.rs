@@ -6,7 +6,7 @@
 mod common;
 
 use common::{EngineProcess, Rng, assert_legal_bestmove, random_move};
-use jiangjun::board::Board;
+use xiangqi::board::Board;
 
 const SEEDS: &[&str] = &[
     "uci",

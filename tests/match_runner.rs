@@ -4,8 +4,8 @@
 
 mod common;
 
-use jiangjun::board::Board;
 use std::process::Command;
+use xiangqi::board::Board;
 
 const BIN: &str = env!("CARGO_BIN_EXE_jiangjun");
 
@@ -177,8 +177,8 @@ fn self_play_match_writes_pgn_and_summary() {
         let result = g.tags["Result"].as_str();
         assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "{result}");
         if g.tags["Termination"] == "normal" && !g.reason.contains("resigns") {
-            let verdict = jiangjun::rules::judge(&b, 3);
-            assert_ne!(verdict, jiangjun::rules::Outcome::Ongoing);
+            let verdict = xiangqi::rules::judge(&b, 3);
+            assert_ne!(verdict, xiangqi::rules::Outcome::Ongoing);
         }
         red_points += match result {
             "1-0" => 1.0,

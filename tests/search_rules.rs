@@ -92,11 +92,11 @@ fn chaser_breaks_off_instead_of_losing_by_the_rule() {
 
 #[test]
 fn rulings_do_not_poison_the_table() {
-    use jiangjun::board::Board;
-    use jiangjun::search::{Limits, Shared, Silent, ThreadData, run};
-    use jiangjun::tt::{Bound, TranspositionTable};
-    use jiangjun::types::SCORE_MATE_IN_MAX;
+    use jiangjun_engine::score::SCORE_MATE_IN_MAX;
+    use jiangjun_engine::search::{Limits, Shared, Silent, ThreadData, run};
+    use jiangjun_engine::tt::{Bound, TranspositionTable};
     use std::sync::Arc;
+    use xiangqi::board::Board;
 
     // Search the checking side's position with its history: after h9h8
     // Black wins by the rule (e8e9 completes Red's perpetual), a score that

@@ -3,9 +3,8 @@
 //! to a board. None of it may panic.
 #![no_main]
 
-use jiangjun::board::Board;
+use xiangqi::{Board, Move};
 use jiangjun::protocol::command::{Command, Dialect, PositionBase, parse};
-use jiangjun::types::Move;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

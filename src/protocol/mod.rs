@@ -12,17 +12,20 @@ pub mod command;
 pub mod options;
 pub mod output;
 
-use crate::board::Board;
-use crate::search::{self, Limits, Shared, ThreadData};
-use crate::time::Clock;
-use crate::tools::{bench, perft};
-use crate::tt::{Bound, TranspositionTable};
-use crate::types::{Color, MAX_PLY, Move};
+use crate::tools::perft;
 use command::{Command, Dialect, GoParams, PositionBase, excerpt};
+use jiangjun_engine::bench;
+use jiangjun_engine::position::Position;
+use jiangjun_engine::score::MAX_PLY;
+use jiangjun_engine::search::{self, Limits, Shared, ThreadData};
+use jiangjun_engine::time::Clock;
+use jiangjun_engine::tt::{Bound, TranspositionTable};
 use options::Options;
 use output::{Output, Printer};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
+use xiangqi::board::Board;
+use xiangqi::types::{Color, Move};
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -124,8 +127,8 @@ pub struct Session {
     active: Option<Active>,
     /// Id of the last search started; a late `SearchDone` of an older one is ignored.
     search_id: u64,
-    book: crate::book::Book,
-    random: crate::book::Random,
+    book: jiangjun_engine::book::Book,
+    random: jiangjun_engine::book::Random,
     draw_offered: Arc<Mutex<bool>>,
 }
 
@@ -150,8 +153,8 @@ impl Session {
             pool: vec![ThreadData::default()],
             active: None,
             search_id: 0,
-            book: crate::book::Book::default_book(),
-            random: crate::book::Random::from_time(),
+            book: jiangjun_engine::book::Book::default_book(),
+            random: jiangjun_engine::book::Random::from_time(),
             draw_offered: Arc::new(Mutex::new(false)),
         }
     }
@@ -290,7 +293,9 @@ impl Session {
             }
             Command::Probe { base, moves } => self.probe(&base, &moves),
             Command::Display => self.display(),
-            Command::Eval => self.out.lines(&crate::eval::trace(&self.board)),
+            Command::Eval => self.out.lines(&jiangjun_engine::eval::trace(&Position::new(
+                self.board.clone(),
+            ))),
             Command::Bench(args) => self.bench(&args),
             Command::Error(e) => self.out.error(&e),
         }
@@ -345,9 +350,11 @@ impl Session {
             Ok(options::Effect::NewGame) => self.new_game(),
             Ok(options::Effect::LoadBook) => {
                 if self.options.book_file.is_empty() {
-                    self.book = crate::book::Book::default_book();
+                    self.book = jiangjun_engine::book::Book::default_book();
                 } else {
-                    match crate::book::Book::load(std::path::Path::new(&self.options.book_file)) {
+                    match jiangjun_engine::book::Book::load(std::path::Path::new(
+                        &self.options.book_file,
+                    )) {
                         Ok(b) => self.book = b,
                         Err(e) => self
                             .out
@@ -498,7 +505,7 @@ impl Session {
         }
         // UCCI `go depth 0`: a static score only, no move.
         if self.dialect() == Dialect::Ucci && limits.depth == Some(0) {
-            let score = crate::eval::evaluate(&self.board);
+            let score = jiangjun_engine::eval::evaluate(&Position::new(self.board.clone()));
             self.out.line(&format!("info depth 0 score {score}"));
             self.out.line("nobestmove");
             return;
@@ -571,7 +578,7 @@ impl Session {
             !limits.banmoves.contains(&m)
                 && (limits.searchmoves.is_empty() || limits.searchmoves.contains(&m))
         };
-        let entries: Vec<crate::book::Entry> = self
+        let entries: Vec<jiangjun_engine::book::Entry> = self
             .book
             .probe(&self.board)
             .into_iter()

@@ -4,11 +4,12 @@
 //! GUI's dialect.
 
 use super::command::Dialect;
-use crate::search::{IterationInfo, Reporter, SearchResult};
-use crate::tt::Bound;
-use crate::types::{Move, SCORE_MATE, SCORE_MATE_IN_MAX, Score};
+use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
+use jiangjun_engine::search::{IterationInfo, Reporter, SearchResult};
+use jiangjun_engine::tt::Bound;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
+use xiangqi::types::Move;
 
 /// A line sink: stdout in the engine, a buffer in tests.
 pub struct Output {

@@ -4,14 +4,15 @@
 //! and so are moves that the engine's own search at the given depth finds
 //! much worse than the best move of the position.
 
-use crate::board::Board;
-use crate::book::{Book, Record};
-use crate::search::{Limits, Shared, Silent, ThreadData, run};
 use crate::tools::records::Game;
-use crate::tt::TranspositionTable;
-use crate::types::{Color, Move, SCORE_MATE_IN_MAX};
+use jiangjun_engine::book::{Book, Record};
+use jiangjun_engine::score::SCORE_MATE_IN_MAX;
+use jiangjun_engine::search::{Limits, Shared, Silent, ThreadData, run};
+use jiangjun_engine::tt::TranspositionTable;
 use std::collections::HashMap;
 use std::sync::Arc;
+use xiangqi::board::Board;
+use xiangqi::types::{Color, Move};
 
 pub struct BuildOptions {
     /// Only moves within this many plies of the game start go in.

@@ -1,8 +1,7 @@
-//! Tools built on the engine: perft, bench, judge, match runner, book.
+//! Tools beside the engine: perft reports, the test-suite solver, the tuner,
+//! the book builder and the game-record reader they share.
 
-pub mod bench;
 pub mod book_build;
-pub mod matchrun;
 pub mod perft;
 pub mod records;
 pub mod solve;

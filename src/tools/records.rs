@@ -52,7 +52,7 @@ pub fn games_from_lines(text: &str) -> Vec<Game> {
 pub fn games_from_pgn(text: &str) -> Vec<Game> {
     let mut out = Vec::new();
     for block in text.split("\n[Event ").filter(|b| !b.trim().is_empty()) {
-        let mut fen = crate::board::START_FEN.to_string();
+        let mut fen = xiangqi::board::START_FEN.to_string();
         let mut result = None;
         let mut body = String::new();
         for line in block.lines() {

@@ -3,12 +3,13 @@
 //! where it finds the mate (a mate score within the `dm` moves, with the
 //! key move when the suite gives one) or, without `dm`, plays the `bm` move.
 
-use crate::board::Board;
-use crate::search::{Limits, Shared, Silent, ThreadData, run};
-use crate::time::Clock;
-use crate::tt::TranspositionTable;
-use crate::types::{Move, SCORE_MATE, SCORE_MATE_IN_MAX};
+use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX};
+use jiangjun_engine::search::{Limits, Shared, Silent, ThreadData, run};
+use jiangjun_engine::time::Clock;
+use jiangjun_engine::tt::TranspositionTable;
 use std::sync::Arc;
+use xiangqi::board::Board;
+use xiangqi::types::Move;
 
 pub struct Problem {
     pub id: String,

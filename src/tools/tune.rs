@@ -8,14 +8,15 @@
 //! a capture or with a winning capture on the board are left out: the
 //! evaluation is for quiet positions.
 
-use crate::board::Board;
-use crate::eval::params::{
+use crate::tools::records::Game;
+use jiangjun_engine::eval::params::{
     self, ATTACKERS, ATTACKERS_N, MATERIAL, MOB_CANNON, MOB_CANNON_N, MOB_HORSE, MOB_HORSE_N,
     MOB_ROOK, MOB_ROOK_N, NUM_WEIGHTS, PST, WEIGHTS, pst_index,
 };
-use crate::eval::{Accumulator, psq, scale, terms};
-use crate::tools::records::Game;
-use crate::types::{Color, PieceKind};
+use jiangjun_engine::eval::{Accumulator, psq, scale, terms};
+use jiangjun_engine::position::Position;
+use xiangqi::board::Board;
+use xiangqi::types::{Color, PieceKind};
 
 /// One position: its features (weight index, Red minus Black count), phase,
 /// the scale for each stronger side, whose move it is, and the game result
@@ -58,7 +59,7 @@ pub fn features(board: &Board) -> Vec<(u16, i16)> {
         .collect()
 }
 
-fn quiet(board: &Board) -> bool {
+fn quiet(board: &Position) -> bool {
     if board.in_check() {
         return false;
     }
@@ -68,7 +69,7 @@ fn quiet(board: &Board) -> bool {
     !board.legal_captures().iter().any(|m| board.see(m) > 0)
 }
 
-fn sample(board: &Board, result: f64) -> Sample {
+fn sample(board: &Position, result: f64) -> Sample {
     Sample {
         features: features(board),
         phase: board.phase().min(psq::MAX_PHASE) as f64 / psq::MAX_PHASE as f64,
@@ -85,7 +86,7 @@ fn sample(board: &Board, result: f64) -> Sample {
 pub fn samples(games: &[Game], skip: usize) -> Vec<Sample> {
     let mut out = Vec::new();
     for g in games {
-        let Ok(mut b) = Board::from_fen(&g.fen) else {
+        let Ok(mut b) = Position::from_fen(&g.fen) else {
             continue;
         };
         for (i, m) in g.moves.iter().enumerate() {
@@ -322,7 +323,7 @@ pub fn weights_source(weights: &[(i32, i32)], note: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate_red;
+    use jiangjun_engine::eval::evaluate_red;
 
     #[test]
     fn features_reproduce_the_evaluation() {
@@ -333,7 +334,7 @@ mod tests {
             "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
             "2bakab2/9/9/9/9/9/9/9/4N4/4K4 w",
         ] {
-            let b = Board::from_fen(fen).unwrap();
+            let b = Position::from_fen(fen).unwrap();
             let s = sample(&b, 0.5);
             let tempo = if s.red_to_move { 10.0 } else { -10.0 };
             let got = eval(&s, &w) - tempo;
@@ -369,7 +370,7 @@ mod tests {
             ("3k5/9/9/9/9/9/9/9/9/N3K4 w", 1.0),
             ("n2k5/9/9/9/9/9/9/9/9/4K4 w", 0.0),
         ] {
-            samples.push(sample(&Board::from_fen(fen).unwrap(), r));
+            samples.push(sample(&Position::from_fen(fen).unwrap(), r));
         }
         let report = tune(&samples, 50, |_, _| {});
         assert!(

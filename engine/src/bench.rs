@@ -1,0 +1,70 @@
+//! `bench`: a fixed set of positions searched to a fixed depth on one
+//! thread. The total node count is a signature of the search's behaviour
+//! (any functional change alters it); nodes per second measures speed.
+
+use crate::search::{Limits, Shared, Silent, ThreadData, run};
+use crate::tt::TranspositionTable;
+use std::sync::Arc;
+use std::time::Instant;
+use xiangqi::board::Board;
+
+pub const DEFAULT_DEPTH: i32 = 13;
+
+/// Opening, middlegame and endgame positions (the first eleven are the
+/// chessprogramming.org perft positions).
+pub const POSITIONS: [&str; 20] = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+    "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1",
+    "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
+    "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5 w - - 0 1",
+    "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w - - 0 1",
+    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
+    "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w - - 0 1",
+    "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+    "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
+    "1rb1kab2/4a4/nc1c2n2/p1p1p3p/6p2/PN1R3R1/2P1P1r1P/2C1C1N2/4A4/2BAK1B2 w - - 0 1",
+    "2bakab2/9/2n1c1n2/p3p3p/2p3p2/9/P1P1P1P1P/2N1C1N2/9/2BAKAB2 w - - 0 1",
+    "3ak1b2/4a4/4b4/p3p3p/9/2P3P2/P3P3P/4B4/4A4/2BAK4 w - - 0 1",
+    "4k4/9/4b4/9/2p6/9/9/4B4/4A4/3AK4 w - - 0 1",
+    "3k5/9/9/9/9/9/9/4R4/9/4K4 w - - 0 1",
+    "2bak4/4a4/4b4/p7p/9/6R2/P7P/4B4/9/3AK1B2 b - - 0 1",
+];
+
+pub struct BenchResult {
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+impl BenchResult {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.millis.max(1)
+    }
+}
+
+/// Search every position to `depth` with a fresh 16 MB table and fresh
+/// histories, so the node count depends only on the code.
+pub fn run_bench(depth: i32) -> BenchResult {
+    let mut nodes = 0;
+    let start = Instant::now();
+    for fen in POSITIONS {
+        let board = Board::from_fen(fen).expect("bench positions are valid");
+        let shared = Shared::new(Arc::new(TranspositionTable::new(16)), false);
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let mut pool = vec![ThreadData::default()];
+        let r = run(&board, &limits, &shared, &mut pool, 1, &Silent);
+        nodes += r.nodes;
+    }
+    BenchResult {
+        nodes,
+        millis: start.elapsed().as_millis() as u64,
+    }
+}

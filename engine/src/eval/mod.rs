@@ -1,0 +1,361 @@
+//! Static evaluation, from the side to move's point of view.
+//!
+//! The evaluation is linear in its weights (`params::WEIGHTS`, each a
+//! middlegame/endgame pair) so that they can be tuned from game results
+//! (`jiangjun tune`): `terms` visits every feature of a position and hands
+//! (weight index, colour, count) to an accumulator, which either sums the
+//! weights (the engine) or records the features (the tuner). Material and
+//! piece-square values are kept incrementally by the board.
+//!
+//! Terms: material and piece-square tables; mobility of rooks, horses and
+//! cannons; king safety (missing advisors and elephants against enemy
+//! attackers, cannons on the king's file with no or one screen, cannons on
+//! the back rank, attackers near the palace); connected crossed pawns; rooks
+//! on open files; and a final scaling for material that cannot win.
+
+pub mod params;
+pub mod psq;
+mod weights;
+
+use crate::position::Position;
+use crate::score::Score;
+use params::*;
+use xiangqi::board::Board;
+use xiangqi::board::geometry::{
+    ELEPHANT_STEPS, FILE_VIEW, HORSE_STEPS, KING_STEPS, PAWN_STEPS, RANK_VIEW, line_bits,
+};
+use xiangqi::types::{Color, FILES, PieceKind, SQUARES, Square};
+
+/// Receives the features of a position.
+pub trait Accumulator {
+    /// `count` times weight `index`, for `color` (Black's terms are subtracted).
+    fn add(&mut self, index: usize, color: Color, count: i32);
+}
+
+/// Sums the packed weights: Red's total minus Black's.
+struct Sum(Score);
+
+impl Accumulator for Sum {
+    #[inline(always)]
+    fn add(&mut self, index: usize, color: Color, count: i32) {
+        let w = WEIGHTS_PACKED[index].wrapping_mul(count);
+        match color {
+            Color::Red => self.0 = self.0.wrapping_add(w),
+            Color::Black => self.0 = self.0.wrapping_sub(w),
+        }
+    }
+}
+
+/// Bonus for having the move.
+const TEMPO: Score = 10;
+
+/// Taper a packed score by the game phase of the board.
+#[inline(always)]
+fn taper(board: &Position, packed: Score) -> Score {
+    let phase = board.phase().min(psq::MAX_PHASE);
+    (psq::mg(packed) * phase + psq::eg(packed) * (psq::MAX_PHASE - phase)) / psq::MAX_PHASE
+}
+
+/// Visit every non-material feature of the position.
+pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
+    for us in Color::BOTH {
+        let them = us.flip();
+        let their_king = board.king_square(them);
+        // Squares next to their king inside their palace: where attacks hurt.
+        let mut palace_zone = [false; SQUARES];
+        palace_zone[their_king.index()] = true;
+        for (s, _) in KING_STEPS[their_king.index()].iter() {
+            palace_zone[s] = true;
+        }
+        let mut attackers = 0;
+        let (mut horse_attacks, mut cannon_attacks) = (false, false);
+
+        for s in board.squares_of(us, PieceKind::Rook) {
+            let (f, r) = (s.file(), s.rank());
+            let rv = &RANK_VIEW[f][board.rank_occ(r) as usize];
+            let fv = &FILE_VIEW[r][board.file_occ(f) as usize];
+            let reach = (rv.quiet | rv.first).count_ones() + (fv.quiet | fv.first).count_ones();
+            acc.add(MOB_ROOK + (reach as usize).min(MOB_ROOK_N - 1), us, 1);
+            // An open file: nothing of ours in front of the rook.
+            let ahead = if us == Color::Red {
+                board.file_occ(f) >> (r + 1)
+            } else {
+                board.file_occ(f) & ((1u16 << r) - 1)
+            };
+            if ahead == 0 {
+                acc.add(ROOK_OPEN_FILE, us, 1);
+            }
+            if line_hits(s, &palace_zone, rv.quiet | rv.first, fv.quiet | fv.first) {
+                attackers += 1;
+                acc.add(ATTACKER_ROOK, us, 1);
+            }
+        }
+        for s in board.squares_of(us, PieceKind::Cannon) {
+            let (f, r) = (s.file(), s.rank());
+            let rv = &RANK_VIEW[f][board.rank_occ(r) as usize];
+            let fv = &FILE_VIEW[r][board.file_occ(f) as usize];
+            let reach = (rv.quiet | rv.second).count_ones() + (fv.quiet | fv.second).count_ones();
+            acc.add(MOB_CANNON + (reach as usize).min(MOB_CANNON_N - 1), us, 1);
+            if f == their_king.file() {
+                // Pieces between the cannon and their king.
+                let (lo, hi) = (r.min(their_king.rank()), r.max(their_king.rank()));
+                let between = board.file_occ(f) & ((1u16 << hi) - 1) & !((2u16 << lo) - 1);
+                match between.count_ones() {
+                    0 => acc.add(CANNON_HOLLOW, us, 1),
+                    1 => acc.add(CANNON_CENTRAL, us, 1),
+                    _ => {}
+                }
+            }
+            if s.relative_rank(us) == 9 {
+                acc.add(CANNON_BOTTOM, us, 1);
+            }
+            if line_hits(s, &palace_zone, rv.second, fv.second) {
+                attackers += 1;
+                cannon_attacks = true;
+                acc.add(ATTACKER_CANNON, us, 1);
+            }
+        }
+        for s in board.squares_of(us, PieceKind::Horse) {
+            let mut reach = 0;
+            let mut hits = false;
+            for (to, leg) in HORSE_STEPS[s.index()].iter() {
+                if board.cell(leg) != 0 {
+                    continue;
+                }
+                // Empty squares and enemy pieces count.
+                if board.cell(to) & xiangqi::board::color_bit(us) == 0 {
+                    reach += 1;
+                }
+                hits |= palace_zone[to];
+            }
+            acc.add(MOB_HORSE + (reach as usize).min(MOB_HORSE_N - 1), us, 1);
+            if hits {
+                attackers += 1;
+                horse_attacks = true;
+                acc.add(ATTACKER_HORSE, us, 1);
+            }
+        }
+        // Crossed pawns: side by side, and near their palace.
+        let mut pawn_ranks = [0u16; 10];
+        for s in board.squares_of(us, PieceKind::Pawn) {
+            if s.relative_rank(us) >= 5 {
+                pawn_ranks[s.rank()] |= 1 << s.file();
+                if PAWN_STEPS[us.index()][s.index()]
+                    .iter()
+                    .any(|(t, _)| palace_zone[t])
+                {
+                    attackers += 1;
+                    acc.add(ATTACKER_PAWN, us, 1);
+                }
+            }
+        }
+        for row in pawn_ranks {
+            acc.add(PAWN_CONNECTED, us, (row & (row >> 1)).count_ones() as i32);
+        }
+        // Their missing defenders count against them in proportion to our attackers.
+        let majors = (board.count(us, PieceKind::Rook)
+            + board.count(us, PieceKind::Horse)
+            + board.count(us, PieceKind::Cannon)) as i32;
+        let missing_advisors = 2 - board.count(them, PieceKind::Advisor) as i32;
+        let missing_elephants = 2 - board.count(them, PieceKind::Elephant) as i32;
+        acc.add(ADVISOR_MISSING, us, missing_advisors * majors);
+        acc.add(ELEPHANT_MISSING, us, missing_elephants * majors);
+        acc.add(ATTACKERS + (attackers as usize).min(ATTACKERS_N - 1), us, 1);
+        if horse_attacks && cannon_attacks {
+            acc.add(HORSE_CANNON, us, 1);
+        }
+        // Elephants that guard each other.
+        let mut el = board.squares_of(us, PieceKind::Elephant);
+        if let (Some(a), Some(b)) = (el.next(), el.next())
+            && ELEPHANT_STEPS[a.index()]
+                .iter()
+                .any(|(t, eye)| t == b.index() && board.cell(eye) == 0)
+        {
+            acc.add(ELEPHANTS_LINKED, us, 1);
+        }
+    }
+}
+
+/// Do the attacked squares of a line piece on `s` reach the zone?
+#[inline]
+fn line_hits(s: Square, zone: &[bool; SQUARES], rank_mask: u16, file_mask: u16) -> bool {
+    line_bits(rank_mask).any(|f| zone[s.rank() * FILES + f])
+        || line_bits(file_mask).any(|r| zone[r * FILES + s.file()])
+}
+
+/// How much of a winning score the stronger side keeps, in 64ths, for
+/// material that cannot (or can rarely) win.
+pub fn scale(board: &Board, strong: Color) -> i32 {
+    let weak = strong.flip();
+    let c = |col: Color, k: PieceKind| board.count(col, k) as i32;
+    let majors =
+        c(strong, PieceKind::Rook) + c(strong, PieceKind::Horse) + c(strong, PieceKind::Cannon);
+    let pawns = c(strong, PieceKind::Pawn);
+    if majors == 0 && pawns == 0 {
+        return 0;
+    }
+    let defenders = c(weak, PieceKind::Advisor) + c(weak, PieceKind::Elephant);
+    if pawns == 0 && majors == 1 {
+        // A lone horse or cannon rarely beats defenders; a lone rook beats few.
+        if c(strong, PieceKind::Rook) == 0 {
+            return if defenders >= 2 { 6 } else { 24 };
+        }
+        let weak_majors =
+            c(weak, PieceKind::Rook) + c(weak, PieceKind::Horse) + c(weak, PieceKind::Cannon);
+        if weak_majors >= 1 && defenders >= 2 {
+            return 16;
+        }
+    }
+    if majors == 0 && pawns == 1 && defenders >= 1 {
+        return 12;
+    }
+    64
+}
+
+/// Evaluation from Red's point of view, without the tempo bonus.
+pub fn evaluate_red(board: &Position) -> Score {
+    let mut sum = Sum(board.psq(Color::Red).wrapping_sub(board.psq(Color::Black)));
+    terms(board, &mut sum);
+    let v = taper(board, sum.0);
+    let strong = if v >= 0 { Color::Red } else { Color::Black };
+    let s = scale(board, strong);
+    if s == 64 { v } else { v * s / 64 }
+}
+
+/// Evaluation from the side to move's point of view.
+#[inline]
+pub fn evaluate(board: &Position) -> Score {
+    let v = evaluate_red(board);
+    let v = if board.side_to_move() == Color::Red {
+        v
+    } else {
+        -v
+    };
+    v + TEMPO
+}
+
+/// A human-readable breakdown for the `eval` command.
+pub fn trace(board: &Position) -> String {
+    struct Named(Vec<(usize, Color, i32)>);
+    impl Accumulator for Named {
+        fn add(&mut self, index: usize, color: Color, count: i32) {
+            if count != 0 {
+                self.0.push((index, color, count));
+            }
+        }
+    }
+    let mut named = Named(Vec::new());
+    terms(board, &mut named);
+    let mut out = String::new();
+    for c in Color::BOTH {
+        let p = board.psq(c);
+        out.push_str(&format!(
+            "{:<6} material+psq  mg {:>6}  eg {:>6}\n",
+            c.name(),
+            psq::mg(p),
+            psq::eg(p)
+        ));
+    }
+    let mut by_term: std::collections::BTreeMap<&str, [(i32, i32); 2]> = Default::default();
+    for (i, c, n) in named.0 {
+        let (mg, eg) = WEIGHTS[i];
+        let e = by_term.entry(term_name(i)).or_default();
+        e[c.index()].0 += mg * n;
+        e[c.index()].1 += eg * n;
+    }
+    for (name, [r, b]) in by_term {
+        out.push_str(&format!(
+            "{name:<18} red mg {:>5} eg {:>5}   black mg {:>5} eg {:>5}\n",
+            r.0, r.1, b.0, b.1
+        ));
+    }
+    out.push_str(&format!(
+        "phase {} of {}\nfinal evaluation {} (red side), {} (side to move)\n",
+        board.phase(),
+        psq::MAX_PHASE,
+        evaluate_red(board),
+        evaluate(board)
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced() {
+        let b = Position::startpos();
+        assert_eq!(evaluate_red(&b), 0);
+        assert_eq!(evaluate(&b), TEMPO);
+    }
+
+    #[test]
+    fn mirrored_and_colour_flipped_positions_agree() {
+        for fen in [
+            "2bak4/4a4/4b1n2/p1p1p3p/9/2P3p2/P3P3P/4B1N2/4A4/2BAK4 w",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
+            "3ak1b2/4a4/4b4/p3p3p/9/2P3P2/P3P3P/4B4/4A4/2BAK4 w",
+        ] {
+            let b = Position::from_fen(fen).unwrap();
+            assert_eq!(
+                evaluate_red(&b),
+                evaluate_red(&Position::new(b.mirrored())),
+                "{fen}"
+            );
+            // The same position with colours swapped scores the negation.
+            let flipped = colour_flip(&b);
+            assert_eq!(evaluate_red(&b), -evaluate_red(&flipped), "{fen}");
+        }
+    }
+
+    /// The position seen from the other side: ranks reversed, colours swapped.
+    fn colour_flip(b: &Position) -> Position {
+        let fen = b.to_fen();
+        let mut parts = fen.split(' ');
+        let board: Vec<String> = parts
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .rev()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if parts.next() == Some("w") { "b" } else { "w" };
+        Position::from_fen(&format!("{} {side}", board.join("/"))).unwrap()
+    }
+
+    #[test]
+    fn extra_rook_is_winning() {
+        // Tuned endgame weights value a lone rook modestly, but clearly.
+        let b = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+        assert!(evaluate(&b) > 150, "{}", evaluate(&b));
+        let b = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 b").unwrap();
+        assert!(evaluate(&b) < -150, "{}", evaluate(&b));
+        // More material is better.
+        let two = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K3R w").unwrap();
+        assert!(
+            evaluate(&two) > evaluate(&Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap())
+        );
+    }
+
+    #[test]
+    fn material_that_cannot_win_scales_down() {
+        // A lone horse against full defenders.
+        let b = Position::from_fen("2bakab2/9/9/9/9/9/9/9/4N4/4K4 w").unwrap();
+        assert!(evaluate(&b).abs() < 150, "{}", evaluate(&b));
+        // Advisors only: nothing can win.
+        let b = Position::from_fen("3ak4/9/9/9/9/9/9/9/4A4/3AK4 w").unwrap();
+        assert_eq!(evaluate_red(&b), 0);
+    }
+}

@@ -1,0 +1,102 @@
+//! Material and piece-square values, kept incrementally by the board.
+//!
+//! A score here is a packed pair (middlegame, endgame) in one `i32`, so the
+//! board adds and subtracts one number per move; `eval` splits and tapers it
+//! by the game phase. The values come from the tuned weights (`params`).
+
+use super::params::{MATERIAL, WEIGHTS, pst_index};
+use crate::score::Score;
+use xiangqi::types::{Color, Piece, PieceKind, SQUARES, Square};
+
+/// Pack a middlegame and an endgame value.
+pub const fn s(mg: i32, eg: i32) -> Score {
+    (eg << 16).wrapping_add(mg)
+}
+
+/// Middlegame half of a packed score.
+#[inline(always)]
+pub const fn mg(v: Score) -> i32 {
+    v as i16 as i32
+}
+
+/// Endgame half of a packed score.
+#[inline(always)]
+pub const fn eg(v: Score) -> i32 {
+    ((v.wrapping_add(0x8000)) >> 16) as i16 as i32
+}
+
+/// Phase weight of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
+pub const PHASE_WEIGHT: [i32; 7] = [0, 1, 1, 3, 6, 3, 0];
+/// Phase material of the start position.
+pub const MAX_PHASE: i32 = 2 * (2 + 2 + 2 * 3 + 2 * 6 + 2 * 3);
+
+const fn build() -> [[Score; SQUARES]; Piece::COUNT] {
+    let mut t = [[0; SQUARES]; Piece::COUNT];
+    let mut c = 0;
+    while c < 2 {
+        let color = Color::from_index(c);
+        let mut k = 0;
+        while k < 7 {
+            let kind = PieceKind::from_index(k);
+            let mut sq = 0;
+            while sq < SQUARES {
+                let m = WEIGHTS[MATERIAL + k];
+                let p = WEIGHTS[pst_index(color, kind, Square::from_index_unchecked(sq))];
+                t[c * 7 + k][sq] = s(m.0 + p.0, m.1 + p.1);
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static PSQ: [[Score; SQUARES]; Piece::COUNT] = build();
+
+/// Material plus square bonus of a piece on a square (packed).
+#[inline(always)]
+pub fn value(piece: Piece, sq: Square) -> Score {
+    PSQ[piece.index()][sq.index()]
+}
+
+/// Change of the packed value when piece code `piece` moves `from` -> `to`.
+#[inline(always)]
+pub(crate) fn delta(piece: usize, from: usize, to: usize) -> Score {
+    PSQ[piece][to].wrapping_sub(PSQ[piece][from])
+}
+
+/// Material value of a kind in the middlegame, for move ordering and SEE.
+pub const fn see_value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::King => 10000,
+        _ => WEIGHTS[MATERIAL + kind as usize].0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing() {
+        for (a, b) in [(0, 0), (100, -50), (-300, 1200), (-1, -1), (32000, -32000)] {
+            let v = s(a, b);
+            assert_eq!((mg(v), eg(v)), (a, b));
+        }
+        let v = s(10, 20) + s(-30, 5) - s(1, -1);
+        assert_eq!((mg(v), eg(v)), (-21, 26));
+    }
+
+    #[test]
+    fn tables_are_colour_and_mirror_symmetric() {
+        for k in PieceKind::ALL {
+            for i in 0..SQUARES {
+                let sq = Square::from_index(i).unwrap();
+                let red = value(Piece::new(Color::Red, k), sq);
+                assert_eq!(red, value(Piece::new(Color::Black, k), sq.rotate()));
+                assert_eq!(red, value(Piece::new(Color::Red, k), sq.mirror()));
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Move-ordering statistics learnt during the search: a butterfly history
+//! (side, origin, target), continuation histories (the previous moves'
+//! piece and target against this move's piece and target), a capture
+//! history (piece, target, captured kind) and counter-moves. All are
+//! updated with a gravity formula that keeps values bounded and lets old
+//! information fade.
+
+use xiangqi::board::Board;
+use xiangqi::types::{Color, Move, Piece, SQUARES};
+
+pub const MAX_HISTORY: i32 = 16384;
+
+const PIECES: usize = Piece::COUNT;
+/// Size of one continuation sub-table: (piece, target) of the current move.
+pub const CONT_SIZE: usize = PIECES * SQUARES;
+
+/// Index of a (piece, target) pair.
+#[inline(always)]
+pub fn piece_to(piece: Piece, to: usize) -> usize {
+    piece.index() * SQUARES + to
+}
+
+pub struct Histories {
+    butterfly: Vec<i16>,
+    capture: Vec<i16>,
+    /// `continuation[prev * CONT_SIZE + cur]` where prev and cur are (piece, to) indices.
+    continuation: Vec<i16>,
+    counter: Vec<Move>,
+}
+
+impl Default for Histories {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[inline(always)]
+fn butterfly_index(side: Color, m: Move) -> usize {
+    (side.index() * SQUARES + m.from().index()) * SQUARES + m.to().index()
+}
+
+/// Move `entry` toward `bonus` (positive or negative), saturating at the maximum.
+#[inline(always)]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let b = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+    *entry = (e + b - e * b.abs() / MAX_HISTORY) as i16;
+}
+
+/// The bonus for a move that caused a cutoff at `depth`.
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (depth * 170 - 80).clamp(0, 1600)
+}
+
+/// The previous moves a quiet move is judged against: continuation
+/// sub-table offsets of the moves one and two plies back (if any).
+#[derive(Clone, Copy, Default)]
+pub struct Context {
+    pub cont: [Option<usize>; 2],
+}
+
+impl Histories {
+    pub fn new() -> Histories {
+        Histories {
+            butterfly: vec![0; 2 * SQUARES * SQUARES],
+            capture: vec![0; PIECES * SQUARES * 7],
+            continuation: vec![0; CONT_SIZE * CONT_SIZE],
+            counter: vec![Move::NONE; CONT_SIZE],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.capture.fill(0);
+        self.continuation.fill(0);
+        self.counter.fill(Move::NONE);
+    }
+
+    /// Ordering score of a quiet move.
+    #[inline]
+    pub fn quiet_score(&self, board: &Board, ctx: &Context, m: Move) -> i32 {
+        let side = board.side_to_move();
+        let mut s = self.butterfly[butterfly_index(side, m)] as i32;
+        if let Some(p) = board.piece_at(m.from()) {
+            let cur = piece_to(p, m.to().index());
+            for c in ctx.cont.iter().flatten() {
+                s += self.continuation[c * CONT_SIZE + cur] as i32;
+            }
+        }
+        s
+    }
+
+    #[inline]
+    fn capture_index(board: &Board, m: Move) -> Option<usize> {
+        let p = board.piece_at(m.from())?;
+        let v = board.piece_at(m.to())?;
+        Some((p.index() * SQUARES + m.to().index()) * 7 + v.kind().index())
+    }
+
+    /// History part of a capture's ordering score.
+    #[inline]
+    pub fn capture_score(&self, board: &Board, m: Move) -> i32 {
+        Self::capture_index(board, m).map_or(0, |i| self.capture[i] as i32)
+    }
+
+    pub fn counter_move(&self, prev: Option<usize>) -> Move {
+        prev.map_or(Move::NONE, |p| self.counter[p])
+    }
+
+    /// A quiet move caused a cutoff: reward it, punish the quiet moves tried before it.
+    pub fn update_quiets(
+        &mut self,
+        board: &Board,
+        ctx: &Context,
+        best: Move,
+        tried: &[Move],
+        depth: i32,
+    ) {
+        let side = board.side_to_move();
+        let b = bonus(depth);
+        let mut apply = |m: Move, delta: i32| {
+            gravity(&mut self.butterfly[butterfly_index(side, m)], delta);
+            if let Some(p) = board.piece_at(m.from()) {
+                let cur = piece_to(p, m.to().index());
+                for c in ctx.cont.iter().flatten() {
+                    gravity(&mut self.continuation[c * CONT_SIZE + cur], delta);
+                }
+            }
+        };
+        apply(best, b);
+        for &m in tried {
+            if m != best {
+                apply(m, -b);
+            }
+        }
+        if let Some(prev) = ctx.cont[0] {
+            self.counter[prev] = best;
+        }
+    }
+
+    /// A move caused a cutoff: reward it if a capture, and punish the captures tried before it.
+    pub fn update_captures(
+        &mut self,
+        board: &Board,
+        best: Option<Move>,
+        tried: &[Move],
+        depth: i32,
+    ) {
+        let b = bonus(depth);
+        if let Some(m) = best
+            && let Some(i) = Self::capture_index(board, m)
+        {
+            gravity(&mut self.capture[i], b);
+        }
+        for &m in tried {
+            if Some(m) != best
+                && let Some(i) = Self::capture_index(board, m)
+            {
+                gravity(&mut self.capture[i], -b);
+            }
+        }
+    }
+}

@@ -1,0 +1,514 @@
+//! The board: a 90-square mailbox of piece ids plus a square for every piece
+//! id (the piece lists), rank and file occupancy bits for the sliders, and the
+//! Zobrist key, all updated incrementally by `make_move` / `unmake_move`.
+//!
+//! Piece ids: 0 is an empty square; Red pieces are 16..32 and Black pieces
+//! 32..48, so `id & (16 << color)` tells the owner. Within a side the low four
+//! bits are a slot: 0 king, 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 rooks,
+//! 9-10 cannons, 11-15 pawns. A FEN with more pieces of a kind than that is
+//! rejected, so every legal position fits.
+
+pub mod attacks;
+pub mod fen;
+pub mod geometry;
+pub mod movegen;
+pub mod see;
+pub mod zobrist;
+
+pub use attacks::Pins;
+pub use fen::{FenError, START_FEN};
+pub use movegen::MoveList;
+pub use see::PieceValues;
+
+use crate::types::{Color, FILES, Move, Piece, PieceKind, RANKS, SQUARES, Square};
+use zobrist::{PIECE_KEYS, SIDE_KEY};
+
+pub(crate) const NO_SQUARE: u8 = 0xff;
+pub(crate) const EMPTY: u8 = 0;
+
+/// Slot ranges of each kind within a side's 16 ids.
+pub(crate) const SLOT_RANGE: [(usize, usize); 7] = [
+    (0, 1),   // king
+    (1, 3),   // advisors
+    (3, 5),   // elephants
+    (5, 7),   // horses
+    (7, 9),   // rooks
+    (9, 11),  // cannons
+    (11, 16), // pawns
+];
+
+const fn cell_pieces() -> [u8; 48] {
+    let mut t = [Piece::COUNT as u8; 48];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let (lo, hi) = SLOT_RANGE[k];
+            let mut s = lo;
+            while s < hi {
+                t[16 + 16 * c + s] = (c * 7 + k) as u8;
+                s += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Piece code (`color * 7 + kind`) of each id; `Piece::COUNT` for empty.
+pub(crate) static CELL_PIECE: [u8; 48] = cell_pieces();
+
+/// The id bit that marks pieces of `color`.
+#[inline(always)]
+pub const fn color_bit(color: Color) -> u8 {
+    16 << color as u8
+}
+
+/// The first id of `color`'s pieces.
+#[inline(always)]
+pub(crate) const fn id_base(color: Color) -> usize {
+    16 + 16 * color as usize
+}
+
+/// What `unmake_move` needs, and what the rules need of the game so far.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    /// The move made (`Move::NONE` for a null move).
+    pub mv: Move,
+    /// Id of the captured piece, `EMPTY` if none.
+    pub captured: u8,
+    /// The move gave check (the side to move after it is in check).
+    pub check: bool,
+    /// Key of the position before the move.
+    pub key: u64,
+    /// Counters before the move (see `Board::rule60`).
+    pub rule60: u16,
+    pub since_capture: u16,
+    pub since_null: u16,
+    pub check10: [u8; 2],
+}
+
+#[derive(Clone)]
+pub struct Board {
+    cells: [u8; SQUARES],
+    piece_sq: [u8; 48],
+    rank_occ: [u16; RANKS],
+    file_occ: [u16; FILES],
+    side: Color,
+    key: u64,
+    /// The natural-move counter as Pikafish keeps it: plies since the last
+    /// capture, except that checks beyond each side's tenth (and the replies
+    /// to them) do not count.
+    rule60: u16,
+    /// Plies since the last capture (the window in which positions can repeat).
+    since_capture: u16,
+    /// Checks given by each side since the last capture.
+    check10: [u8; 2],
+    /// Plies since the last null move (positions never repeat across one).
+    since_null: u16,
+    fullmove: u32,
+    history: Vec<Undo>,
+}
+
+impl Board {
+    fn empty() -> Board {
+        Board {
+            cells: [EMPTY; SQUARES],
+            piece_sq: [NO_SQUARE; 48],
+            rank_occ: [0; RANKS],
+            file_occ: [0; FILES],
+            side: Color::Red,
+            key: 0,
+            rule60: 0,
+            since_capture: 0,
+            check10: [0; 2],
+            since_null: 0,
+            fullmove: 1,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    pub fn startpos() -> Board {
+        Board::from_fen(START_FEN).expect("the start position is valid")
+    }
+
+    // ----- accessors -----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The natural-move counter: plies since the last capture, not counting
+    /// checks beyond each side's tenth nor the replies to them (Pikafish's
+    /// rule). The game is drawn when it reaches 120.
+    #[inline(always)]
+    pub fn rule60(&self) -> u16 {
+        self.rule60
+    }
+
+    /// Plies since the last capture (or since the position was set up with
+    /// its halfmove clock): the window in which a position can repeat.
+    #[inline(always)]
+    pub fn since_capture(&self) -> u16 {
+        self.since_capture
+    }
+
+    /// How many plies back a position can repeat: since the last capture
+    /// and the last null move, within the recorded history.
+    #[inline(always)]
+    pub fn repetition_window(&self) -> usize {
+        (self.since_capture.min(self.since_null) as usize).min(self.history.len())
+    }
+
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Moves made since the position was set up, oldest first.
+    pub fn history(&self) -> &[Undo] {
+        &self.history
+    }
+
+    /// Forget the move history (the current position becomes the root of the record).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.cells[sq.index()];
+        if c == EMPTY {
+            None
+        } else {
+            Some(piece_of_id(c))
+        }
+    }
+
+    #[inline(always)]
+    pub fn cell(&self, sq: usize) -> u8 {
+        self.cells[sq]
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        Square::from_index_unchecked(self.piece_sq[id_base(color)] as usize)
+    }
+
+    /// Squares of `color`'s pieces of `kind`.
+    pub fn squares_of(&self, color: Color, kind: PieceKind) -> impl Iterator<Item = Square> + '_ {
+        let (lo, hi) = SLOT_RANGE[kind.index()];
+        let base = id_base(color);
+        (base + lo..base + hi).filter_map(move |id| {
+            let s = self.piece_sq[id];
+            (s != NO_SQUARE).then(|| Square::from_index_unchecked(s as usize))
+        })
+    }
+
+    /// Number of `color`'s pieces of `kind`.
+    pub fn count(&self, color: Color, kind: PieceKind) -> usize {
+        let (lo, hi) = SLOT_RANGE[kind.index()];
+        let base = id_base(color);
+        (base + lo..base + hi)
+            .filter(|&id| self.piece_sq[id] != NO_SQUARE)
+            .count()
+    }
+
+    /// Does `color` have a rook, horse or cannon (a piece that can attack
+    /// across the board)? Null-move pruning needs one: without them zugzwang
+    /// is common.
+    #[inline]
+    pub fn has_major(&self, color: Color) -> bool {
+        let base = id_base(color);
+        (base + 5..base + 11).any(|id| self.piece_sq[id] != NO_SQUARE)
+    }
+
+    #[inline(always)]
+    pub fn rank_occ(&self, rank: usize) -> u16 {
+        self.rank_occ[rank]
+    }
+
+    #[inline(always)]
+    pub fn file_occ(&self, file: usize) -> u16 {
+        self.file_occ[file]
+    }
+
+    #[inline(always)]
+    pub(crate) fn piece_square_of_id(&self, id: usize) -> u8 {
+        self.piece_sq[id]
+    }
+
+    // ----- building -----
+
+    /// Put a piece on an empty square, using the next free id of its kind.
+    /// Returns false when the side already has the most pieces of that kind.
+    fn put(&mut self, piece: Piece, sq: Square) -> bool {
+        let (lo, hi) = SLOT_RANGE[piece.kind().index()];
+        let base = id_base(piece.color());
+        let Some(id) = (base + lo..base + hi).find(|&id| self.piece_sq[id] == NO_SQUARE) else {
+            return false;
+        };
+        let s = sq.index();
+        self.cells[s] = id as u8;
+        self.piece_sq[id] = s as u8;
+        self.rank_occ[sq.rank()] |= 1 << sq.file();
+        self.file_occ[sq.file()] |= 1 << sq.rank();
+        self.key ^= PIECE_KEYS[piece.index()][s];
+        true
+    }
+
+    /// The key computed from scratch (for tests of the incremental key).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for (s, &c) in self.cells.iter().enumerate() {
+            if c != EMPTY {
+                k ^= PIECE_KEYS[CELL_PIECE[c as usize] as usize][s];
+            }
+        }
+        if self.side == Color::Black {
+            k ^= SIDE_KEY;
+        }
+        k
+    }
+
+    /// Check every incremental structure against the mailbox. For tests.
+    pub fn is_consistent(&self) -> bool {
+        let mut rank_occ = [0u16; RANKS];
+        let mut file_occ = [0u16; FILES];
+        for s in 0..SQUARES {
+            let c = self.cells[s];
+            if c == EMPTY {
+                continue;
+            }
+            if self.piece_sq[c as usize] as usize != s {
+                return false;
+            }
+            let sq = Square::from_index_unchecked(s);
+            rank_occ[sq.rank()] |= 1 << sq.file();
+            file_occ[sq.file()] |= 1 << sq.rank();
+        }
+        for id in 16..48 {
+            let s = self.piece_sq[id];
+            if s != NO_SQUARE && self.cells[s as usize] as usize != id {
+                return false;
+            }
+        }
+        rank_occ == self.rank_occ && file_occ == self.file_occ && self.key == self.compute_key()
+    }
+
+    // ----- making moves -----
+
+    /// Make a move that is at least pseudo-legal in this position.
+    pub fn make_move(&mut self, mv: Move) {
+        let from = mv.from().index();
+        let to = mv.to().index();
+        let id = self.cells[from];
+        let captured = self.cells[to];
+        debug_assert!(id != EMPTY, "make_move {mv} from an empty square");
+        let was_in_check = self.history.last().is_some_and(|u| u.check);
+        self.history.push(Undo {
+            mv,
+            captured,
+            check: false,
+            key: self.key,
+            rule60: self.rule60,
+            since_capture: self.since_capture,
+            since_null: self.since_null,
+            check10: self.check10,
+        });
+        let piece = CELL_PIECE[id as usize] as usize;
+        let us = self.side.index();
+        if captured != EMPTY {
+            let cp = piece_of_id(captured);
+            self.piece_sq[captured as usize] = NO_SQUARE;
+            self.key ^= PIECE_KEYS[cp.index()][to];
+        } else {
+            let (tf, tr) = (to % FILES, to / FILES);
+            self.rank_occ[tr] |= 1 << tf;
+            self.file_occ[tf] |= 1 << tr;
+        }
+        let (ff, fr) = (from % FILES, from / FILES);
+        self.rank_occ[fr] &= !(1 << ff);
+        self.file_occ[ff] &= !(1 << fr);
+        self.cells[from] = EMPTY;
+        self.cells[to] = id;
+        self.piece_sq[id as usize] = to as u8;
+        self.key ^= PIECE_KEYS[piece][from] ^ PIECE_KEYS[piece][to] ^ SIDE_KEY;
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.wrapping_add(1);
+        }
+        self.side = self.side.flip();
+        let check = self.is_in_check(self.side);
+        if let Some(u) = self.history.last_mut() {
+            u.check = check;
+        }
+        self.since_null = self.since_null.saturating_add(1);
+        if captured != EMPTY {
+            self.rule60 = 0;
+            self.since_capture = 0;
+            self.check10 = [0; 2];
+        } else {
+            self.since_capture = self.since_capture.saturating_add(1);
+            // Checks beyond a side's tenth do not count, nor the replies to them.
+            let them = self.side.index();
+            if !check || {
+                self.check10[us] = self.check10[us].saturating_add(1);
+                self.check10[us] <= 10
+            } {
+                if self.check10[them] > 10 && was_in_check {
+                    self.check10[them] = self.check10[them].saturating_add(1);
+                } else {
+                    self.rule60 = self.rule60.saturating_add(1);
+                }
+            }
+        }
+    }
+
+    /// The key of the position after the pseudo-legal move `mv`, without making it.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let from = mv.from().index();
+        let to = mv.to().index();
+        let piece = CELL_PIECE[self.cells[from] as usize] as usize;
+        let captured = self.cells[to];
+        let mut k = self.key ^ SIDE_KEY ^ PIECE_KEYS[piece][from] ^ PIECE_KEYS[piece][to];
+        if captured != EMPTY {
+            k ^= PIECE_KEYS[CELL_PIECE[captured as usize] as usize][to];
+        }
+        k
+    }
+
+    /// Take back the last `make_move`.
+    pub fn unmake_move(&mut self) {
+        let Some(u) = self.history.pop() else {
+            debug_assert!(false, "unmake_move with no history");
+            return;
+        };
+        debug_assert!(u.mv.is_some(), "unmake_move after a null move");
+        self.side = self.side.flip();
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.wrapping_sub(1);
+        }
+        let from = u.mv.from().index();
+        let to = u.mv.to().index();
+        let id = self.cells[to];
+        self.cells[from] = id;
+        self.piece_sq[id as usize] = from as u8;
+        self.cells[to] = u.captured;
+        let (ff, fr) = (from % FILES, from / FILES);
+        self.rank_occ[fr] |= 1 << ff;
+        self.file_occ[ff] |= 1 << fr;
+        if u.captured != EMPTY {
+            self.piece_sq[u.captured as usize] = to as u8;
+        } else {
+            let (tf, tr) = (to % FILES, to / FILES);
+            self.rank_occ[tr] &= !(1 << tf);
+            self.file_occ[tf] &= !(1 << tr);
+        }
+        self.key = u.key;
+        self.rule60 = u.rule60;
+        self.since_capture = u.since_capture;
+        self.since_null = u.since_null;
+        self.check10 = u.check10;
+    }
+
+    /// Pass the move (for null-move pruning). Never call it in check.
+    pub fn make_null(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NONE,
+            captured: EMPTY,
+            check: false,
+            key: self.key,
+            rule60: self.rule60,
+            since_capture: self.since_capture,
+            since_null: self.since_null,
+            check10: self.check10,
+        });
+        self.key ^= SIDE_KEY;
+        self.side = self.side.flip();
+        self.since_null = 0;
+    }
+
+    pub fn unmake_null(&mut self) {
+        if let Some(u) = self.history.pop() {
+            debug_assert!(u.mv.is_none());
+            self.key = u.key;
+            self.rule60 = u.rule60;
+            self.since_capture = u.since_capture;
+            self.since_null = u.since_null;
+            self.check10 = u.check10;
+            self.side = self.side.flip();
+        }
+    }
+
+    /// Parse a move in ICCS coordinates and check that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+        let mv = Move::parse(text).ok_or_else(|| format!("'{text}' is not a move"))?;
+        if self.is_legal_move(mv) {
+            Ok(mv)
+        } else {
+            Err(format!("illegal move {text} in {}", self.to_fen()))
+        }
+    }
+
+    /// Is `mv` (any move value) a legal move in this position?
+    pub fn is_legal_move(&self, mv: Move) -> bool {
+        self.is_pseudo_legal(mv) && self.is_legal(mv)
+    }
+
+    /// The same position mirrored left-right (for symmetry tests and the book).
+    pub fn mirrored(&self) -> Board {
+        let mut b = Board::empty();
+        for s in 0..SQUARES {
+            let c = self.cells[s];
+            if c != EMPTY {
+                let sq = Square::from_index_unchecked(s);
+                b.put(piece_of_id(c), sq.mirror());
+            }
+        }
+        b.side = self.side;
+        if b.side == Color::Black {
+            b.key ^= SIDE_KEY;
+        }
+        b.rule60 = self.rule60;
+        b.since_capture = self.since_capture;
+        b.fullmove = self.fullmove;
+        b
+    }
+}
+
+#[inline(always)]
+pub(crate) fn piece_of_id(id: u8) -> Piece {
+    let code = CELL_PIECE[id as usize] as usize;
+    Piece::new(Color::from_index(code / 7), PieceKind::from_index(code % 7))
+}
+
+impl std::fmt::Display for Board {
+    /// The board as text, Black at the top, with the FEN and key below.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "  +-----------------+")?;
+        for r in (0..RANKS).rev() {
+            write!(f, "{r} |")?;
+            for file in 0..FILES {
+                let c = match self.piece_at(Square::new(file, r)) {
+                    Some(p) => p.fen_char(),
+                    None => '.',
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f, " |")?;
+            if r == 5 {
+                writeln!(f, "  |~~~~~~~~~~~~~~~~~|")?;
+            }
+        }
+        writeln!(f, "  +-----------------+")?;
+        writeln!(f, "    a b c d e f g h i")?;
+        Ok(())
+    }
+}

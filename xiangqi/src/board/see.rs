@@ -1,0 +1,228 @@
+//! Static exchange evaluation: the material outcome of the capture sequence on
+//! one square, each side recapturing with its least valuable attacker.
+//!
+//! Xiangqi attacks depend on the pieces in between: a cannon needs exactly one
+//! screen, a horse a free leg, an elephant a free eye. So the exchange is
+//! played out on local copies of the rank and file occupancy, removing each
+//! capturer from its square; attackers are found afresh after every capture,
+//! which makes cannons that gain or lose a screen, and horses whose leg is
+//! freed, come out right.
+
+use super::geometry::{
+    ADVISOR_STEPS, ELEPHANT_STEPS, FILE_VIEW, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS,
+    RANK_VIEW, line_bits,
+};
+use super::{Board, CELL_PIECE, EMPTY, color_bit};
+
+/// The value of each piece kind for the exchange, indexed by
+/// `PieceKind::index()` (king first). The king's value should exceed the
+/// rest together, so that it is only ever the last to capture.
+pub type PieceValues = [i32; 7];
+use crate::types::{Color, FILES, Move, Piece, PieceKind, RANKS};
+
+struct Exchange<'a> {
+    board: &'a Board,
+    rank_occ: [u16; RANKS],
+    file_occ: [u16; FILES],
+    /// Squares whose piece has already gone to the target square.
+    gone: u128,
+}
+
+impl Exchange<'_> {
+    #[inline(always)]
+    fn cell(&self, s: usize) -> u8 {
+        if self.gone >> s & 1 != 0 {
+            EMPTY
+        } else {
+            self.board.cell(s)
+        }
+    }
+
+    #[inline(always)]
+    fn occupied(&self, s: usize) -> bool {
+        self.rank_occ[s / FILES] >> (s % FILES) & 1 != 0
+    }
+
+    /// The least valuable piece of `color` attacking `to`, with its kind.
+    fn least_attacker(&self, to: usize, color: Color) -> Option<(usize, PieceKind)> {
+        let own = color_bit(color);
+        let is = |s: usize, kind: PieceKind| {
+            CELL_PIECE[self.cell(s) as usize] == Piece::new(color, kind).index() as u8
+        };
+        for (s, _) in PAWN_ATTACKERS[color.index()][to].iter() {
+            if is(s, PieceKind::Pawn) {
+                return Some((s, PieceKind::Pawn));
+            }
+        }
+        for (s, _) in ADVISOR_STEPS[to].iter() {
+            if is(s, PieceKind::Advisor) {
+                return Some((s, PieceKind::Advisor));
+            }
+        }
+        for (s, eye) in ELEPHANT_STEPS[to].iter() {
+            if is(s, PieceKind::Elephant) && !self.occupied(eye) {
+                return Some((s, PieceKind::Elephant));
+            }
+        }
+        for (s, leg) in HORSE_ATTACKERS[to].iter() {
+            if is(s, PieceKind::Horse) && !self.occupied(leg) {
+                return Some((s, PieceKind::Horse));
+            }
+        }
+        let (tf, tr) = (to % FILES, to / FILES);
+        let rv = &RANK_VIEW[tf][self.rank_occ[tr] as usize];
+        let fv = &FILE_VIEW[tr][self.file_occ[tf] as usize];
+        let line_squares = |rank_mask: u16, file_mask: u16| {
+            line_bits(rank_mask)
+                .map(move |f| tr * FILES + f)
+                .chain(line_bits(file_mask).map(move |r| r * FILES + tf))
+        };
+        for s in line_squares(rv.second, fv.second) {
+            if is(s, PieceKind::Cannon) {
+                return Some((s, PieceKind::Cannon));
+            }
+        }
+        for s in line_squares(rv.first, fv.first) {
+            if is(s, PieceKind::Rook) {
+                return Some((s, PieceKind::Rook));
+            }
+        }
+        for (s, _) in KING_STEPS[to].iter() {
+            if is(s, PieceKind::King) && self.cell(s) & own != 0 {
+                return Some((s, PieceKind::King));
+            }
+        }
+        None
+    }
+
+    fn remove(&mut self, s: usize) {
+        self.gone |= 1 << s;
+        self.rank_occ[s / FILES] &= !(1 << (s % FILES));
+        self.file_occ[s % FILES] &= !(1 << (s / FILES));
+    }
+}
+
+impl Board {
+    /// Material balance of the exchange started by `mv` (a capture or a quiet
+    /// move into attack), from the mover's point of view.
+    pub fn see(&self, mv: Move, values: &PieceValues) -> i32 {
+        let see_value = |kind: PieceKind| values[kind.index()];
+        let from = mv.from().index();
+        let to = mv.to().index();
+        let mover = self.cell(from);
+        if mover == EMPTY {
+            return 0;
+        }
+        let mut ex = Exchange {
+            board: self,
+            rank_occ: std::array::from_fn(|r| self.rank_occ(r)),
+            file_occ: std::array::from_fn(|f| self.file_occ(f)),
+            gone: 0,
+        };
+        let target = self.cell(to);
+        let mut gains = [0i32; 34];
+        gains[0] = if target == EMPTY {
+            0
+        } else {
+            see_value(super::piece_of_id(target).kind())
+        };
+        // The target square is now occupied by the mover.
+        ex.remove(from);
+        ex.rank_occ[to / FILES] |= 1 << (to % FILES);
+        ex.file_occ[to % FILES] |= 1 << (to / FILES);
+        let mut on_square = super::piece_of_id(mover).kind();
+        let mut side = self.side_to_move().flip();
+        let mut n = 1;
+        while n < gains.len() {
+            let Some((s, kind)) = ex.least_attacker(to, side) else {
+                break;
+            };
+            // A king may only recapture if nothing can take it back.
+            if kind == PieceKind::King {
+                let mut probe = Exchange {
+                    board: ex.board,
+                    rank_occ: ex.rank_occ,
+                    file_occ: ex.file_occ,
+                    gone: ex.gone,
+                };
+                probe.remove(s);
+                if probe.least_attacker(to, side.flip()).is_some() {
+                    break;
+                }
+            }
+            gains[n] = see_value(on_square) - gains[n - 1];
+            on_square = kind;
+            ex.remove(s);
+            side = side.flip();
+            n += 1;
+        }
+        while n > 1 {
+            n -= 1;
+            gains[n - 1] = -(-gains[n - 1]).max(gains[n]);
+        }
+        gains[0]
+    }
+
+    /// Is `see(mv) >= threshold`?
+    #[inline]
+    pub fn see_ge(&self, mv: Move, threshold: i32, values: &PieceValues) -> bool {
+        self.see(mv, values) >= threshold
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PieceValues;
+    use crate::board::Board;
+    use crate::types::PieceKind;
+
+    /// King, advisor, elephant, horse, rook, cannon, pawn.
+    const VALUES: PieceValues = [10000, 200, 200, 400, 900, 450, 100];
+
+    const fn see_value(kind: PieceKind) -> i32 {
+        VALUES[kind as usize]
+    }
+
+    fn see(fen: &str, mv: &str) -> i32 {
+        let b = Board::from_fen(fen).unwrap();
+        let m = b.parse_move(mv).unwrap();
+        b.see(m, &VALUES)
+    }
+
+    const P: i32 = see_value(PieceKind::Pawn);
+    const N: i32 = see_value(PieceKind::Horse);
+    const R: i32 = see_value(PieceKind::Rook);
+    const C: i32 = see_value(PieceKind::Cannon);
+
+    #[test]
+    fn undefended_capture_wins_the_piece() {
+        assert_eq!(see("4k4/9/9/9/4n4/9/9/9/9/3K1R3 w", "f0f5"), 0);
+        assert_eq!(see("4k4/9/9/9/5n3/9/9/9/9/3K1R3 w", "f0f5"), N);
+    }
+
+    #[test]
+    fn defended_piece_costs_the_rook() {
+        assert_eq!(see("4k4/9/9/5r3/5n3/9/9/9/9/3K1R3 w", "f0f5"), N - R);
+        // A second rook behind the first wins the exchange back.
+        assert_eq!(see("4k4/9/9/5r3/5n3/9/9/9/5R3/3K1R3 w", "f1f5"), N);
+    }
+
+    #[test]
+    fn cannon_needs_a_screen_during_the_exchange() {
+        // After the rook leaves e2 the cannon on e0 has no screen: it cannot recapture.
+        assert_eq!(see("5k3/4r4/9/9/4p4/9/9/4R4/9/3KC4 w", "e2e5"), P - R);
+        // With the advisor on e1 as a screen it recaptures the black rook.
+        assert_eq!(see("5k3/4r4/9/9/4p4/9/9/4R4/4A4/3KC4 w", "e2e5"), P);
+        // The capturing cannon jumps its screen; the black rook retakes.
+        assert_eq!(see("5k3/4r4/9/9/4p4/9/4N4/9/9/3KC4 w", "e0e5"), P - C);
+        // With the screen a pawn that recaptures, Black does not retake.
+        assert_eq!(see("5k3/4r4/9/9/4p4/4P4/9/9/9/3KC4 w", "e0e5"), P);
+    }
+
+    #[test]
+    fn horse_needs_a_free_leg() {
+        assert_eq!(see("5k3/9/2n6/9/4p4/9/9/9/9/3KR4 w", "e0e5"), P);
+        assert_eq!(see("5k3/9/9/2n6/4p4/9/9/9/9/3KR4 w", "e0e5"), P - R);
+        assert_eq!(see("5k3/9/9/2nn5/4p4/9/9/9/9/3KR4 w", "e0e5"), P);
+    }
+}
