@@ -13,6 +13,7 @@
 //! the back rank, attackers near the palace); connected crossed pawns; rooks
 //! on open files; and a final scaling for material that cannot win.
 
+pub mod packed;
 pub mod params;
 pub mod psq;
 mod weights;
@@ -53,7 +54,7 @@ const TEMPO: Score = 10;
 #[inline(always)]
 fn taper(board: &Position, packed: Score) -> Score {
     let phase = board.phase().min(psq::MAX_PHASE);
-    (psq::mg(packed) * phase + psq::eg(packed) * (psq::MAX_PHASE - phase)) / psq::MAX_PHASE
+    (packed::mg(packed) * phase + packed::eg(packed) * (psq::MAX_PHASE - phase)) / psq::MAX_PHASE
 }
 
 /// Visit every non-material feature of the position.
@@ -252,8 +253,8 @@ pub fn trace(board: &Position) -> String {
         out.push_str(&format!(
             "{:<6} material+psq  mg {:>6}  eg {:>6}\n",
             c.name(),
-            psq::mg(p),
-            psq::eg(p)
+            packed::mg(p),
+            packed::eg(p)
         ));
     }
     let mut by_term: std::collections::BTreeMap<&str, [(i32, i32); 2]> = Default::default();

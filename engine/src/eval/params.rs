@@ -54,7 +54,7 @@ const fn pack_all() -> [Score; NUM_WEIGHTS] {
     let mut t = [0; NUM_WEIGHTS];
     let mut i = 0;
     while i < NUM_WEIGHTS {
-        t[i] = super::psq::s(WEIGHTS[i].0, WEIGHTS[i].1);
+        t[i] = super::packed::s(WEIGHTS[i].0, WEIGHTS[i].1);
         i += 1;
     }
     t

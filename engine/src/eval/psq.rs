@@ -4,26 +4,10 @@
 //! board adds and subtracts one number per move; `eval` splits and tapers it
 //! by the game phase. The values come from the tuned weights (`params`).
 
+use super::packed::s;
 use super::params::{MATERIAL, WEIGHTS, pst_index};
 use crate::score::Score;
 use xiangqi::types::{Color, Piece, PieceKind, SQUARES, Square};
-
-/// Pack a middlegame and an endgame value.
-pub const fn s(mg: i32, eg: i32) -> Score {
-    (eg << 16).wrapping_add(mg)
-}
-
-/// Middlegame half of a packed score.
-#[inline(always)]
-pub const fn mg(v: Score) -> i32 {
-    v as i16 as i32
-}
-
-/// Endgame half of a packed score.
-#[inline(always)]
-pub const fn eg(v: Score) -> i32 {
-    ((v.wrapping_add(0x8000)) >> 16) as i16 as i32
-}
 
 /// Phase weight of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
 pub const PHASE_WEIGHT: [i32; 7] = [0, 1, 1, 3, 6, 3, 0];
@@ -77,16 +61,6 @@ pub const fn see_value(kind: PieceKind) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn packing() {
-        for (a, b) in [(0, 0), (100, -50), (-300, 1200), (-1, -1), (32000, -32000)] {
-            let v = s(a, b);
-            assert_eq!((mg(v), eg(v)), (a, b));
-        }
-        let v = s(10, 20) + s(-30, 5) - s(1, -1);
-        assert_eq!((mg(v), eg(v)), (-21, 26));
-    }
 
     #[test]
     fn tables_are_colour_and_mirror_symmetric() {
