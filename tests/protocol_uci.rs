@@ -3,6 +3,8 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
+use jiangjun_engine::eval::{evaluate, evaluate_red};
+use jiangjun_engine::position::Position;
 use std::time::{Duration, Instant};
 
 fn uci() -> EngineProcess {
@@ -309,17 +311,20 @@ fn d_and_eval() {
     e.send("eval");
     let lines = e.until_prefix("final evaluation");
     let last = lines.last().unwrap();
-    // Black to move, a rook down: negative for the side to move.
-    let stm: i32 = last
-        .split(", ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(stm < -250, "{last}");
+    // `final evaluation R (red side), S (side to move)`: both numbers are
+    // the engine's own evaluation of this position, Black to move a rook
+    // down. (How large a rook-up score should be is the evaluation's
+    // business: `eval::tests::extra_rook_is_winning`.)
+    let number = |part: &str| -> i32 {
+        part.split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no number in {last}"))
+    };
+    let (red, stm) = last.split_once(", ").unwrap();
+    let position = Position::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1").unwrap();
+    assert_eq!(number(red), evaluate_red(&position), "{last}");
+    assert_eq!(number(stm), evaluate(&position), "{last}");
+    assert!(number(stm) < 0 && number(red) > 0, "{last}");
 }
 
 #[test]

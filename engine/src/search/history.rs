@@ -162,3 +162,91 @@ impl Histories {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_stays_within_bounds() {
+        let mut e = 0i16;
+        for _ in 0..1000 {
+            gravity(&mut e, 1600);
+            assert!((e as i32) <= MAX_HISTORY);
+        }
+        assert!(e as i32 > MAX_HISTORY - 200, "{e}");
+        for _ in 0..1000 {
+            gravity(&mut e, -1_000_000);
+            assert!((e as i32) >= -MAX_HISTORY);
+        }
+        assert_eq!(e as i32, -MAX_HISTORY);
+        // A bonus moves an entry less the closer it already is to the bound.
+        let (mut low, mut high) = (0i16, 12000i16);
+        gravity(&mut low, 1000);
+        gravity(&mut high, 1000);
+        assert!(low - 0 > high - 12000);
+    }
+
+    #[test]
+    fn bonus_grows_with_depth_and_is_capped() {
+        assert_eq!(bonus(0), 0);
+        assert!(bonus(2) < bonus(3));
+        assert_eq!(bonus(50), 1600);
+    }
+
+    #[test]
+    fn quiet_update_rewards_the_cutoff_and_punishes_the_rest() {
+        let board = Board::startpos();
+        let mut h = Histories::new();
+        let ctx = Context {
+            cont: [
+                Some(piece_to(
+                    Piece::new(Color::Black, xiangqi::PieceKind::Horse),
+                    42,
+                )),
+                None,
+            ],
+        };
+        let best = board.parse_move("h2e2").unwrap();
+        let worse = board.parse_move("a3a4").unwrap();
+        let other = board.parse_move("c3c4").unwrap();
+        h.update_quiets(&board, &ctx, best, &[worse, best], 6);
+        assert!(h.quiet_score(&board, &ctx, best) > 0);
+        assert!(h.quiet_score(&board, &ctx, worse) < 0);
+        assert_eq!(h.quiet_score(&board, &ctx, other), 0);
+        // The continuation part counts only after the same previous move.
+        let fresh = Context::default();
+        assert!(h.quiet_score(&board, &fresh, best) < h.quiet_score(&board, &ctx, best));
+        // The counter-move table remembers the reply to the previous move.
+        assert_eq!(h.counter_move(ctx.cont[0]), best);
+        assert_eq!(h.counter_move(None), Move::NONE);
+        // The tables are per side: Black's score of the same squares is untouched.
+        let mut black = board.clone();
+        black.make_move(other);
+        assert_eq!(
+            h.quiet_score(&black, &fresh, Move::parse("h2e2").unwrap()),
+            0
+        );
+        h.clear();
+        assert_eq!(h.quiet_score(&board, &ctx, best), 0);
+        assert_eq!(h.counter_move(ctx.cont[0]), Move::NONE);
+    }
+
+    #[test]
+    fn capture_update_by_piece_target_and_victim() {
+        let board = Board::from_fen("4k4/9/9/4p4/4R4/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let take = board.parse_move("e5e6").unwrap();
+        let quiet = board.parse_move("e5a5").unwrap();
+        let mut h = Histories::new();
+        h.update_captures(&board, Some(take), &[take], 8);
+        assert!(h.capture_score(&board, take) > 0);
+        // Quiet moves have no capture history.
+        assert_eq!(h.capture_score(&board, quiet), 0);
+        let rewarded = h.capture_score(&board, take);
+        h.update_captures(&board, Some(quiet), &[take], 8);
+        assert!(
+            h.capture_score(&board, take) < rewarded,
+            "tried before a cutoff: punished"
+        );
+    }
+}

@@ -237,3 +237,170 @@ impl MovePicker {
         Some(self.moves[self.idx - 1].0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    const FENS: [&str; 5] = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1",
+        "2bak4/4a4/4b1n2/p1p1p3p/9/2P3p2/P3P3P/4B1N2/4A4/2BAK4 w - - 0 1",
+        // Captures for both sides, some of them losing.
+        "4kab2/4a4/2n1b4/p3p1r1p/2p3c2/4R1P2/P1P1P3P/2C3N2/9/2BAKAB2 w - - 0 1",
+        // Red in check from the rook on e5; the horse can block.
+        "3k5/9/9/9/4r4/9/9/2H6/9/4K4 w - - 0 1",
+    ];
+
+    fn stage_of(board: &Position, picker: &MovePicker, m: Move, tt: Move) -> u8 {
+        if m == tt {
+            0
+        } else if board.piece_at(m.to()).is_some() {
+            match picker.stage {
+                Stage::BadCaptures | Stage::Done if !picker.captures_only => 3,
+                _ => 1,
+            }
+        } else {
+            2
+        }
+    }
+
+    /// Every pseudo-legal move comes exactly once, in stage order: the hash
+    /// move, then captures that do not lose material (best MVV-LVA first),
+    /// then the quiet moves, then the losing captures.
+    #[test]
+    fn every_move_once_in_stage_order() {
+        let hist = Histories::default();
+        let ctx = Context::default();
+        let mut stages_seen = [0; 4];
+        for fen in FENS {
+            let board = Position::from_fen(fen).unwrap();
+            let mut all = MoveList::new();
+            board.gen_pseudo_legal(&mut all);
+            // With no hash move, and with a quiet and a capture as hash move.
+            let quiet = all.iter().find(|m| board.piece_at(m.to()).is_none());
+            let capture = all.iter().find(|m| board.piece_at(m.to()).is_some());
+            for tt in [Some(Move::NONE), quiet, capture].into_iter().flatten() {
+                let mut picker = MovePicker::new(&board, tt, [Move::NONE; 2], Move::NONE);
+                let mut seen = HashSet::new();
+                let mut last_stage = 0;
+                let mut last_capture_score = i32::MAX;
+                while let Some(m) = picker.next(&board, &hist, &ctx, false) {
+                    assert!(seen.insert(m), "{m} twice in {fen}");
+                    assert!(all.contains(m), "{m} not pseudo-legal in {fen}");
+                    let stage = stage_of(&board, &picker, m, tt);
+                    assert!(stage >= last_stage, "{m} out of stage order in {fen}");
+                    if stage == 1 {
+                        assert!(board.see_ge(m, 0), "losing capture {m} among the good ones");
+                        let s = capture_score(&board, &hist, m);
+                        if last_stage == 1 {
+                            assert!(s <= last_capture_score, "{m} out of MVV-LVA order");
+                        }
+                        last_capture_score = s;
+                    }
+                    if stage == 3 {
+                        assert!(!board.see_ge(m, 0), "{m} is not a losing capture");
+                    }
+                    last_stage = stage;
+                    stages_seen[stage as usize] += 1;
+                }
+                assert_eq!(seen.len(), all.len(), "moves missing in {fen}");
+            }
+        }
+        // The positions exercise every stage.
+        assert!(stages_seen.iter().all(|&n| n > 0), "{stages_seen:?}");
+    }
+
+    /// Killer and counter moves come right after the good captures, once,
+    /// and only when they are pseudo-legal quiet moves in this position.
+    #[test]
+    fn killers_and_counter_after_good_captures() {
+        let board = Position::from_fen(FENS[3]).unwrap();
+        let hist = Histories::default();
+        let ctx = Context::default();
+        let mut quiets = MoveList::new();
+        board.gen_quiets(&mut quiets);
+        let q = quiets.as_slice();
+        let (killers, counter) = ([q[5], q[9]], q[12]);
+        let mut picker = MovePicker::new(&board, Move::NONE, killers, counter);
+        let order: Vec<Move> =
+            std::iter::from_fn(|| picker.next(&board, &hist, &ctx, false)).collect();
+        let first_quiet = order
+            .iter()
+            .position(|m| board.piece_at(m.to()).is_none())
+            .unwrap();
+        assert_eq!(
+            &order[first_quiet..first_quiet + 3],
+            &[killers[0], killers[1], counter]
+        );
+        for m in [killers[0], killers[1], counter] {
+            assert_eq!(order.iter().filter(|&&x| x == m).count(), 1);
+        }
+        // A capture is no quiet killer (it comes once, with the captures);
+        // a move of a piece that is not there is never given.
+        let mut caps = MoveList::new();
+        board.gen_captures(&mut caps);
+        let capture = caps.as_slice()[0];
+        let absent = Move::parse("a5a6").unwrap();
+        assert!(board.piece_at(absent.from()).is_none());
+        let mut picker = MovePicker::new(&board, Move::NONE, [capture, absent], Move::NONE);
+        let order: Vec<Move> =
+            std::iter::from_fn(|| picker.next(&board, &hist, &ctx, false)).collect();
+        assert_eq!(order.iter().filter(|&&m| m == capture).count(), 1);
+        assert!(!order.contains(&absent));
+    }
+
+    /// Quiescence out of check gives the captures only; in check every move.
+    #[test]
+    fn qsearch_picker() {
+        let hist = Histories::default();
+        let ctx = Context::default();
+        for fen in FENS {
+            let board = Position::from_fen(fen).unwrap();
+            let in_check = board.in_check();
+            let mut picker = MovePicker::new_qsearch(&board, Move::NONE, in_check);
+            let got: HashSet<Move> =
+                std::iter::from_fn(|| picker.next(&board, &hist, &ctx, false)).collect();
+            let mut want = MoveList::new();
+            if in_check {
+                board.gen_pseudo_legal(&mut want);
+            } else {
+                board.gen_captures(&mut want);
+            }
+            assert_eq!(got, want.iter().collect::<HashSet<_>>(), "{fen}");
+        }
+    }
+
+    /// `skip_quiets` leaves out the killers and quiet moves but not the captures.
+    #[test]
+    fn skip_quiets_keeps_captures() {
+        let board = Position::from_fen(FENS[3]).unwrap();
+        let hist = Histories::default();
+        let ctx = Context::default();
+        let mut picker = MovePicker::new(&board, Move::NONE, [Move::NONE; 2], Move::NONE);
+        let got: Vec<Move> =
+            std::iter::from_fn(|| picker.next(&board, &hist, &ctx, true)).collect();
+        let mut caps = MoveList::new();
+        board.gen_captures(&mut caps);
+        assert_eq!(got.len(), caps.len());
+        assert!(got.iter().all(|m| board.piece_at(m.to()).is_some()));
+    }
+
+    /// Quiet moves come in history order.
+    #[test]
+    fn quiets_follow_the_history() {
+        let board = Position::startpos();
+        let mut hist = Histories::default();
+        let ctx = Context::default();
+        let favourite = board.parse_move("g3g4").unwrap();
+        let tried = [board.parse_move("a3a4").unwrap()];
+        hist.update_quiets(&board, &ctx, favourite, &tried, 8);
+        let mut picker = MovePicker::new(&board, Move::NONE, [Move::NONE; 2], Move::NONE);
+        let quiets: Vec<Move> = std::iter::from_fn(|| picker.next(&board, &hist, &ctx, false))
+            .filter(|m| board.piece_at(m.to()).is_none())
+            .collect();
+        assert_eq!(quiets.first(), Some(&favourite));
+        assert_eq!(quiets.last(), Some(&tried[0]));
+    }
+}
