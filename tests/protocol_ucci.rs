@@ -27,8 +27,10 @@ fn handshake() {
         "option batch type check default false",
         "option debug type check default false",
         "option ponder type check default false",
-        "option hashsize type spin min 1 max",
-        "option threads type spin min 1 max",
+        // 0 is accepted (the engine's choice; one thread per core), so it
+        // is the announced minimum.
+        "option hashsize type spin min 0 max",
+        "option threads type spin min 0 max",
         "option newgame type button",
     ] {
         assert!(
@@ -352,4 +354,21 @@ fn opening_book_moves_as_elephanteye_announces_them() {
     e.send("go time 1000 increment 0");
     let lines = e.until_prefix("bestmove");
     assert!(!lines.iter().any(|l| l.starts_with("info depth 0 ")));
+}
+
+#[test]
+fn zero_hash_and_threads_are_the_engines_choice() {
+    let mut e = ucci();
+    e.send("setoption hashsize 0");
+    e.send("setoption threads 0");
+    e.send("isready");
+    let lines = e.until_prefix("readyok");
+    assert!(
+        lines.iter().all(|l| !l.contains("error")),
+        "0 is announced as the minimum, so it is accepted: {lines:#?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until_prefix("bestmove");
+    assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &[]));
 }

@@ -94,11 +94,13 @@ pub fn ucci_option_lines() -> Vec<String> {
         format!("option debug type check default {}", d.debug),
         format!("option ponder type check default {}", d.ponder),
         format!(
-            "option hashsize type spin min 1 max {MAX_HASH_MB} default {}",
+            // UCCI lets 0 mean "the engine's choice" (16 MB here), and
+            // threads 0 "one per core": both are accepted, so announced.
+            "option hashsize type spin min 0 max {MAX_HASH_MB} default {}",
             d.hash_mb
         ),
         format!(
-            "option threads type spin min 1 max {MAX_THREADS} default {}",
+            "option threads type spin min 0 max {MAX_THREADS} default {}",
             d.threads
         ),
         format!(
@@ -161,7 +163,7 @@ impl Options {
         let key = normalize(name);
         match key.as_str() {
             "hash" | "hashsize" => {
-                // UCCI: 0 means "engine chooses".
+                // UCCI: 0 means "engine chooses" (and is announced as the minimum).
                 let min = if dialect == Dialect::Ucci { 0 } else { 1 };
                 let mut mb = spin_value(name, value, min, MAX_HASH_MB as i64)?;
                 if mb == 0 {
@@ -174,6 +176,7 @@ impl Options {
                 Ok(Effect::None)
             }
             "threads" => {
+                // UCCI: 0 means one thread per core (announced as the minimum).
                 let min = if dialect == Dialect::Ucci { 0 } else { 1 };
                 let mut n = spin_value(name, value, min, MAX_THREADS as i64)?;
                 if n == 0 {
