@@ -8,6 +8,6 @@ pub mod perft;
 pub mod rules;
 pub mod types;
 
-pub use board::{Board, FenError, MoveList, START_FEN};
+pub use board::{Board, FenError, MoveError, MoveList, START_FEN};
 pub use rules::{Outcome, Reason};
 pub use types::{Color, FILES, Move, Piece, PieceKind, RANKS, SQUARES, Square};

@@ -42,6 +42,13 @@ impl Color {
     }
 }
 
+impl fmt::Display for Color {
+    /// `red` or `black`, as [`Color::name`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::ops::Not for Color {
     type Output = Color;
     fn not(self) -> Color {
@@ -135,6 +142,13 @@ impl PieceKind {
             PieceKind::Cannon => "cannon",
             PieceKind::Pawn => "pawn",
         }
+    }
+}
+
+impl fmt::Display for PieceKind {
+    /// The English name, as [`PieceKind::name`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

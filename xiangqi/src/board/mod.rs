@@ -71,6 +71,22 @@ pub(crate) const fn id_base(color: Color) -> usize {
     16 + 16 * color as usize
 }
 
+/// Why [`Board::parse_move`] rejected a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not ICCS coordinates of a move (`h2e2`): it is given back.
+    #[error("'{0}' is not a move")]
+    Syntax(String),
+    /// A well-formed move that is not legal in the position (given as FEN).
+    #[error("illegal move {mv} in {fen}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// The position it was tried in.
+        fen: String,
+    },
+}
+
 /// What `unmake_move` needs, and what the rules need of the game so far.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -448,12 +464,15 @@ impl Board {
     }
 
     /// Parse a move in ICCS coordinates and check that it is legal here.
-    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
-        let mv = Move::parse(text).ok_or_else(|| format!("'{text}' is not a move"))?;
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let mv = Move::parse(text).ok_or_else(|| MoveError::Syntax(text.to_string()))?;
         if self.is_legal_move(mv) {
             Ok(mv)
         } else {
-            Err(format!("illegal move {text} in {}", self.to_fen()))
+            Err(MoveError::Illegal {
+                mv,
+                fen: self.to_fen(),
+            })
         }
     }
 
