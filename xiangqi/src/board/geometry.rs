@@ -316,48 +316,6 @@ pub static RANK_VIEW: [[LineView; 1 << FILES]; FILES] = rank_views();
 /// Indexed by `[rank][occupancy bits of the file]`.
 pub static FILE_VIEW: [[LineView; 1 << RANKS]; RANKS] = file_views();
 
-/// Squares from which a piece could block or unblock an attack on a king at
-/// `s`: its rank and file, and the four diagonal neighbours (horse legs).
-const fn king_lines() -> [[bool; SQUARES]; SQUARES] {
-    let mut t = [[false; SQUARES]; SQUARES];
-    let mut k = 0;
-    while k < SQUARES {
-        let (kf, kr) = (k % FILES, k / FILES);
-        let mut s = 0;
-        while s < SQUARES {
-            let (f, r) = (s % FILES, s / FILES);
-            t[k][s] = f == kf || r == kr;
-            s += 1;
-        }
-        k += 1;
-    }
-    t
-}
-
-const fn king_diagonals() -> [[bool; SQUARES]; SQUARES] {
-    let mut t = [[false; SQUARES]; SQUARES];
-    let mut k = 0;
-    while k < SQUARES {
-        let (kf, kr) = ((k % FILES) as i32, (k / FILES) as i32);
-        let d: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-        let mut i = 0;
-        while i < 4 {
-            let (f, r) = (kf + d[i].0, kr + d[i].1);
-            if on_board(f, r) {
-                t[k][sq(f, r)] = true;
-            }
-            i += 1;
-        }
-        k += 1;
-    }
-    t
-}
-
-/// `SAME_LINE[a][b]`: a and b share a rank or a file.
-pub static SAME_LINE: [[bool; SQUARES]; SQUARES] = king_lines();
-/// `DIAG_NEIGHBOUR[a][b]`: b is diagonally adjacent to a.
-pub static DIAG_NEIGHBOUR: [[bool; SQUARES]; SQUARES] = king_diagonals();
-
 /// Squares where an advisor, elephant or king of `color` can ever stand.
 pub const fn advisor_square(color: usize, s: usize) -> bool {
     in_palace(s)
