@@ -1,4 +1,11 @@
-//! FEN in and out.
+//! FEN in and out: [`Board::from_fen`], [`Board::to_fen`] and [`FenError`].
+//!
+//! A Xiangqi FEN lists the ranks from Black's back rank (9) down to Red's
+//! (0), each from file `a` to `i`, with Red's pieces in upper case and
+//! Black's in lower case, digits for runs of empty squares: `K` king, `A`
+//! advisor, `B` elephant, `N` horse, `R` rook, `C` cannon, `P` pawn. Then
+//! the side to move, two unused fields (`- -`), the natural-move counter
+//! and the move number.
 //!
 //! Accepts 1 to 6 fields (board, side, two ignored fields, the natural-move
 //! counter and the move number), side `w`/`r` for Red or `b` for Black, and
@@ -11,6 +18,7 @@ use super::zobrist::SIDE_KEY;
 use super::{Board, EMPTY};
 use crate::types::{Color, FILES, Piece, PieceKind, RANKS, Square};
 
+/// The start position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// Why [`Board::from_fen`] rejected a FEN. The `Display` text says it in
@@ -81,7 +89,27 @@ pub enum FenError {
 }
 
 impl Board {
-    /// Parse a FEN string. Never panics.
+    /// Parse a FEN string (see the [module docs](self) for the format).
+    /// Never panics.
+    ///
+    /// Missing fields default to Red to move, counter 0, move 1. Besides
+    /// malformed text, rejects positions that cannot arise in a game: a
+    /// missing king, too many pieces of a kind, a king, advisor or elephant
+    /// off its squares, or the side not to move in check.
+    ///
+    /// ```
+    /// use xiangqi::{Board, Color, FenError};
+    ///
+    /// let board = Board::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 12 40")?;
+    /// assert_eq!(board.side_to_move(), Color::Black);
+    /// assert_eq!(board.rule60(), 12);
+    /// assert_eq!(board.to_fen(), "3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 12 40");
+    ///
+    /// let err = Board::from_fen("9/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
+    /// assert_eq!(err, FenError::MissingKing(Color::Black));
+    /// assert_eq!(err.to_string(), "black has no king");
+    /// # Ok::<(), FenError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
@@ -176,7 +204,8 @@ impl Board {
         Ok(b)
     }
 
-    /// The position as a 6-field FEN with Pikafish letters.
+    /// The position as a 6-field FEN with Pikafish letters (`B` elephant,
+    /// `N` horse, side `w` or `b`); the counter field is [`Board::rule60`].
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(96);
         for rank in (0..RANKS).rev() {
