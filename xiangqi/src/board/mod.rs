@@ -615,7 +615,7 @@ impl std::fmt::Display for Board {
     /// and `.` for an empty square, Black at the top, with the ranks and
     /// files labelled and the river marked.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "  +-----------------+")?;
+        writeln!(f, "  +-------------------+")?;
         for r in (0..RANKS).rev() {
             write!(f, "{r} |")?;
             for file in 0..FILES {
@@ -627,11 +627,32 @@ impl std::fmt::Display for Board {
             }
             writeln!(f, " |")?;
             if r == 5 {
-                writeln!(f, "  |~~~~~~~~~~~~~~~~~|")?;
+                writeln!(f, "  |~~~~~~~~~~~~~~~~~~~|")?;
             }
         }
-        writeln!(f, "  +-----------------+")?;
+        writeln!(f, "  +-------------------+")?;
         writeln!(f, "    a b c d e f g h i")?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_draws_the_board() {
+        let text = Board::startpos().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "  +-------------------+");
+        assert_eq!(lines[1], "9 | r n b a k a b n r |");
+        assert_eq!(lines[6], "  |~~~~~~~~~~~~~~~~~~~|");
+        assert_eq!(lines[11], "0 | R N B A K A B N R |");
+        assert_eq!(lines[13], "    a b c d e f g h i");
+        assert!(lines[..13].iter().all(|l| l.chars().count() == 23));
+        assert_eq!(
+            format!("{:?}", Board::startpos()),
+            format!("Board {{ fen: {START_FEN:?}, history: 0 }}")
+        );
     }
 }
