@@ -123,3 +123,8 @@ pub mod types;
 pub use board::{Board, FenError, MoveError, MoveList, START_FEN};
 pub use rules::{Outcome, Reason};
 pub use types::{Color, FILES, Move, Piece, PieceKind, RANKS, SQUARES, Square};
+
+/// The examples of `README.md`, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
