@@ -396,7 +396,7 @@ impl Session {
                     self.out.error(&format!(
                         "move {} of the list: {}; position set up to the move before it",
                         i + 1,
-                        excerpt(&e)
+                        excerpt(&e.to_string())
                     ));
                     break;
                 }
@@ -417,7 +417,9 @@ impl Session {
         for text in moves {
             match self.board.parse_move(text) {
                 Ok(m) => self.banmoves.push(m),
-                Err(e) => self.out.error(&format!("banmoves: {}", excerpt(&e))),
+                Err(e) => self
+                    .out
+                    .error(&format!("banmoves: {}", excerpt(&e.to_string()))),
             }
         }
     }
@@ -448,7 +450,9 @@ impl Session {
         for text in &p.searchmoves {
             match self.board.parse_move(text) {
                 Ok(m) => searchmoves.push(m),
-                Err(e) => self.out.error(&format!("searchmoves: {}", excerpt(&e))),
+                Err(e) => self
+                    .out
+                    .error(&format!("searchmoves: {}", excerpt(&e.to_string()))),
             }
         }
         let mut depth = p.depth.map(|d| d.clamp(0, MAX_PLY as i64 - 8) as i32);

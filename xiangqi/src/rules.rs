@@ -1,29 +1,66 @@
-//! Game-ending rules beyond checkmate: repetition rulings (perpetual check,
-//! perpetual chase, idle repetition), the natural-move limit and dead-draw
-//! material. The search, the `judge` command and the match runner all rule
-//! through this module.
+//! How games end: [`judge`] rules on a [`Board`] and its history, giving an
+//! [`Outcome`].
 //!
-//! Repetition (AXF rules, as Fairy-Stockfish and Pikafish apply them): when a
-//! position recurs, look at the moves of the cycle. A side that gave check
-//! with every one of its moves is checking perpetually; a side whose every
-//! move newly attacked the same enemy piece (a "chase", see `chased_by`) is
-//! chasing perpetually. Perpetual check is ruled before chase: if exactly one
-//! side checks perpetually it loses; if both do it is a draw; otherwise if
-//! exactly one side chases perpetually it loses, and anything else is a draw.
+//! The rules, in the order `judge` applies them:
+//!
+//! 1. **No legal move**: the side to move loses, whether in check
+//!    (checkmate) or not (stalemate: in Xiangqi it loses too).
+//! 2. **Repetition** (AXF rules, as Fairy-Stockfish and Pikafish apply them):
+//!    when a position recurs, look at the moves of the cycle. A side that
+//!    gave check with every one of its moves is checking perpetually; a side
+//!    whose every move newly attacked the same enemy piece (a "chase", see
+//!    [`chases`]) is chasing perpetually. Perpetual check is ruled before
+//!    chase: if exactly one side checks perpetually it loses; if both do it
+//!    is a draw; otherwise if exactly one side chases perpetually it loses,
+//!    and anything else is a draw.
+//! 3. **Natural-move limit**: a draw when [`Board::rule60`] reaches 120
+//!    plies (60 moves each) without a capture.
+//! 4. **Dead draw**: a draw when neither side can ever mate ([`dead_draw`]).
+//!
+//! ```
+//! use xiangqi::rules::{judge, Outcome, Reason};
+//! use xiangqi::{Board, Color};
+//!
+//! // A rook checks back and forth; the king can only step back and forth.
+//! let mut board = Board::from_fen("4k4/7R1/9/p8/9/9/9/9/9/3K5 w")?;
+//! for text in ["h8h9", "e9e8", "h9h8", "e8e9"] {
+//!     assert_eq!(judge(&board, 2), Outcome::Ongoing);
+//!     let mv = board.parse_move(text)?;
+//!     board.make_move(mv);
+//! }
+//! // The position recurs: Red checked with every move, so Red loses.
+//! assert_eq!(judge(&board, 2), Outcome::Win(Color::Black, Reason::PerpetualCheck));
+//! // Counting three occurrences (as matches do), the game goes on for now.
+//! assert_eq!(judge(&board, 3), Outcome::Ongoing);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The other functions are the parts of `judge`, public for a search engine
+//! that rules on repetitions inside its tree ([`repetition_distance`],
+//! [`judge_cycle`]).
 
 use crate::board::Board;
 use crate::types::{Color, Move, PieceKind};
 use std::fmt;
 
-/// Why a game ended.
+/// Why a game ended. `Display` gives it in words (`perpetual check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
+    /// The side to move is in check and has no legal move: it loses.
     Checkmate,
+    /// The side to move is not in check but has no legal move: it loses.
     Stalemate,
+    /// One side checked with every move of a repetition cycle: it loses.
     PerpetualCheck,
+    /// One side chased an enemy piece with every move of a repetition
+    /// cycle: it loses.
     PerpetualChase,
+    /// A repetition with no side to blame (or both): a draw.
     Repetition,
+    /// The natural-move limit (60 moves each without a capture): a draw.
     MoveLimit,
+    /// Neither side has the material to mate: a draw. Shown as
+    /// `insufficient material`.
     DeadDraw,
 }
 
@@ -41,10 +78,15 @@ impl fmt::Display for Reason {
     }
 }
 
+/// The ruling on a game: going on, won, or drawn. `Display` writes
+/// `ongoing`, `red (checkmate)` (the winner and why) or `draw (repetition)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// The game goes on.
     Ongoing,
+    /// This side has won, for this reason.
     Win(Color, Reason),
+    /// Drawn, for this reason.
     Draw(Reason),
 }
 
@@ -87,9 +129,10 @@ impl CycleVerdict {
     }
 }
 
-/// The most recent earlier ply (counted back from now) at which the current
-/// position occurred, within the window where it can repeat, or `None`.
-/// `occurrence` 1 finds the previous occurrence, 2 the one before it.
+/// How many plies back the current position occurred before, within the
+/// window where it can repeat ([`Board::repetition_window`]), or `None`.
+/// `occurrence` 1 finds the previous occurrence, 2 the one before it. The
+/// answer is even and at least 4.
 pub fn repetition_distance(board: &Board, occurrence: usize) -> Option<usize> {
     let hist = board.history();
     let key = board.key();
@@ -105,8 +148,9 @@ pub fn repetition_distance(board: &Board, occurrence: usize) -> Option<usize> {
     None
 }
 
-/// Examine the last `plies` moves (a cycle back to the same position) for
-/// perpetual checks and chases. The board is left as it was.
+/// Examine the last `plies` moves (a cycle back to the same position, as
+/// [`repetition_distance`] finds) for perpetual checks and chases. The board
+/// is left as it was. Panics if the history holds fewer than `plies` moves.
 pub fn judge_cycle(board: &mut Board, plies: usize) -> CycleVerdict {
     let n = board.history().len();
     debug_assert!(plies <= n);
@@ -206,19 +250,24 @@ fn with_side_to_move<T>(board: &mut Board, side: Color, f: impl FnOnce(&mut Boar
     out
 }
 
-/// The enemy pieces (as a bit set of piece ids) that `side` chases in this
-/// position; see `chases`.
+/// The enemy pieces that `side` chases in this position, as a bit set of
+/// piece ids (bit `id` set; ids as [`Board::cell`] gives them); see
+/// [`chases`]. The board is left as it was.
 pub fn chased_by(board: &mut Board, side: Color) -> u64 {
     chases(board, side)
         .into_iter()
         .fold(0, |set, (_, victim)| set | 1 << victim)
 }
 
-/// The chases of `side` in this position, as (attacker id, victim id): attacks
-/// on enemy pieces that `side` could win. An attack counts if the capture is
-/// legal and either the victim is worth more by kind (a horse or cannon
-/// attacking a rook; an advisor or elephant attacking a rook, horse or
-/// cannon) or the victim cannot be legally recaptured. Kings and pawns never
+/// The chases of `side` in this position, as (attacker id, victim id) pairs
+/// (ids as [`Board::cell`] gives them; an id stays with its piece as it
+/// moves): attacks on enemy pieces that `side` could win. `side` need not be
+/// the side to move. The board is left as it was.
+///
+/// An attack counts if the capture is legal and either the victim is worth
+/// more by kind (a horse or cannon attacking a rook; an advisor or elephant
+/// attacking a rook, horse or cannon) or the victim cannot be legally
+/// recaptured. Kings and pawns never
 /// chase; kings and pawns that have not crossed the river are never chased.
 /// An attack on a piece of the same kind that can legally capture back is
 /// mutual and does not count.
@@ -288,10 +337,11 @@ fn can_capture_back(board: &mut Board, m: Move) -> bool {
     answer
 }
 
-/// Neither side can ever mate. Only positions without pawns qualify: no
+/// Can neither side ever mate? Only positions without pawns qualify: no
 /// rooks, horses or cannons at all; or a lone cannon whose side has no
 /// advisors against too little for a screen (as Pikafish rules it). Cases
-/// where a mate in one may still exist are decided by `has_mate_in_one`.
+/// where a mate in one may still exist are decided by [`has_mate_in_one`].
+/// The board is left as it was.
 pub fn dead_draw(board: &mut Board) -> bool {
     use PieceKind::*;
     let count = |c: Color, k: PieceKind| board.count(c, k);
@@ -343,7 +393,8 @@ pub fn dead_draw(board: &mut Board) -> bool {
     }
 }
 
-/// Does the side to move have a move that mates (or stalemates, which also wins)?
+/// Does the side to move have a move that mates (or stalemates, which also
+/// wins)? The board is left as it was.
 pub fn has_mate_in_one(board: &mut Board) -> bool {
     let moves = board.legal_moves();
     for m in moves.iter() {
@@ -357,9 +408,25 @@ pub fn has_mate_in_one(board: &mut Board) -> bool {
     false
 }
 
-/// The ruling of the game so far. `fold` is how many times the position
+/// The ruling of the game so far: the position and its history (see the
+/// [module docs](self) for the rules). `fold` is how many times the position
 /// must have occurred for a repetition to end the game (2: the first
-/// recurrence, as the rule texts and the reference cases rule; 3 for matches).
+/// recurrence, as the rule texts and the reference cases rule; 3 for
+/// matches); values below 2 count as 2. Repetitions are only looked for in
+/// the moves the board has recorded.
+///
+/// ```
+/// use xiangqi::rules::{judge, Outcome, Reason};
+/// use xiangqi::{Board, Color};
+///
+/// let mated = Board::from_fen("R2k5/1R7/9/9/9/9/9/9/9/5K3 b")?;
+/// assert_eq!(judge(&mated, 3), Outcome::Win(Color::Red, Reason::Checkmate));
+/// assert_eq!(judge(&mated, 3).to_string(), "red (checkmate)");
+/// let kings = Board::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w")?;
+/// assert_eq!(judge(&kings, 3), Outcome::Draw(Reason::DeadDraw));
+/// assert_eq!(judge(&Board::startpos(), 3), Outcome::Ongoing);
+/// # Ok::<(), xiangqi::FenError>(())
+/// ```
 pub fn judge(board: &Board, fold: usize) -> Outcome {
     let mut b = board.clone();
     let us = b.side_to_move();

@@ -1,22 +1,34 @@
-//! Basic value types: colours, piece kinds, squares, moves and scores.
+//! Basic value types: colours, piece kinds, pieces, squares and moves.
+//!
+//! Coordinates: files `a`..`i` (0..8) run from Red's left to Red's right,
+//! ranks `0`..`9` from Red's back rank to Black's. Red's king starts on `e0`,
+//! Black's on `e9`; the river lies between ranks 4 and 5.
 
 use std::fmt;
 
-/// Number of files (a..i) and ranks (0..9) of the Xiangqi board.
+/// Number of files (`a`..`i`) of the board.
 pub const FILES: usize = 9;
+/// Number of ranks (`0`..`9`) of the board.
 pub const RANKS: usize = 10;
+/// Number of squares of the board (90).
 pub const SQUARES: usize = FILES * RANKS;
 
+/// A side. Red moves first; its pieces start on ranks 0..3 (its half of the
+/// board is ranks 0..4), Black's on ranks 6..9 (its half 5..9).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 #[repr(u8)]
 pub enum Color {
+    /// Red (called White by some programs and in FEN: `w`).
     Red = 0,
+    /// Black.
     Black = 1,
 }
 
 impl Color {
+    /// Both sides, Red first.
     pub const BOTH: [Color; 2] = [Color::Red, Color::Black];
 
+    /// The other side (also `!color`).
     #[inline(always)]
     pub const fn flip(self) -> Color {
         match self {
@@ -25,20 +37,30 @@ impl Color {
         }
     }
 
+    /// 0 for Red, 1 for Black: the index of per-side arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The side with this index: 0 is Red, anything else Black.
     pub const fn from_index(i: usize) -> Color {
         if i == 0 { Color::Red } else { Color::Black }
     }
 
+    /// `"red"` or `"black"`.
     pub fn name(self) -> &'static str {
         match self {
             Color::Red => "red",
             Color::Black => "black",
         }
+    }
+}
+
+impl fmt::Display for Color {
+    /// `red` or `black`, as [`Color::name`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -49,19 +71,33 @@ impl std::ops::Not for Color {
     }
 }
 
+/// The seven kinds of pieces. Each side starts with one king, two each of
+/// advisors, elephants, horses, rooks and cannons, and five pawns.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// The king (general; 帅/将), confined to its palace.
     King = 0,
+    /// An advisor (guard; 仕/士), moving one step diagonally in the palace.
     Advisor = 1,
+    /// An elephant (minister; 相/象), moving two steps diagonally, never
+    /// across the river, blocked by a piece on the point between (its eye).
     Elephant = 2,
+    /// A horse (knight; 马), moving one step straight then one diagonally
+    /// outward, blocked by a piece on the first step (its leg).
     Horse = 3,
+    /// A rook (chariot; 车), moving any distance along a rank or file.
     Rook = 4,
+    /// A cannon (炮), moving like a rook but capturing by jumping over
+    /// exactly one piece (its screen).
     Cannon = 5,
+    /// A pawn (soldier; 兵/卒), moving one step forward, and also sideways
+    /// once across the river.
     Pawn = 6,
 }
 
 impl PieceKind {
+    /// All kinds, in index order (king first).
     pub const ALL: [PieceKind; 7] = [
         PieceKind::King,
         PieceKind::Advisor,
@@ -72,11 +108,13 @@ impl PieceKind {
         PieceKind::Pawn,
     ];
 
+    /// 0 (king) to 6 (pawn), in the order of the variants.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The kind with this index; indices above 6 give `Pawn`.
     pub const fn from_index(i: usize) -> PieceKind {
         match i {
             0 => PieceKind::King,
@@ -125,6 +163,8 @@ impl PieceKind {
         })
     }
 
+    /// The English name in lower case: `"king"`, `"advisor"`, `"elephant"`,
+    /// `"horse"`, `"rook"`, `"cannon"`, `"pawn"`.
     pub fn name(self) -> &'static str {
         match self {
             PieceKind::King => "king",
@@ -138,33 +178,49 @@ impl PieceKind {
     }
 }
 
-/// A coloured piece, `color * 7 + kind` (0..14): the index of Zobrist and piece-square tables.
+impl fmt::Display for PieceKind {
+    /// The English name, as [`PieceKind::name`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A piece of one side: a colour and a kind.
+///
+/// Stored as its index `color * 7 + kind` (0..14), the index of Zobrist and
+/// piece-square tables.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Piece(u8);
 
 impl Piece {
+    /// Number of distinct pieces (2 colours × 7 kinds): the bound of [`Piece::index`].
     pub const COUNT: usize = 14;
 
+    /// The piece of this colour and kind.
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece(color as u8 * 7 + kind as u8)
     }
 
+    /// Whose piece it is.
     #[inline(always)]
     pub const fn color(self) -> Color {
         if self.0 < 7 { Color::Red } else { Color::Black }
     }
 
+    /// What kind of piece it is.
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
         PieceKind::from_index((self.0 % 7) as usize)
     }
 
+    /// `color * 7 + kind`, in 0..14.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The FEN letter: upper case for Red, lower case for Black (`R`, `n`).
     pub fn fen_char(self) -> char {
         let c = self.kind().letter();
         match self.color() {
@@ -174,11 +230,32 @@ impl Piece {
     }
 }
 
-/// A square of the 9x10 board: `rank * 9 + file`, rank 0 is Red's back rank.
+/// A square of the 9×10 board, stored as its index `rank * 9 + file`
+/// (0..90): `a0` is 0, `i0` is 8, `a1` is 9, `i9` is 89.
+///
+/// Files `a`..`i` (0..8) run from Red's left to Red's right, ranks `0`..`9`
+/// from Red's back rank to Black's. `Display` and [`Square::parse`] use the
+/// coordinates `e0`.
+///
+/// ```
+/// use xiangqi::Square;
+///
+/// let sq = Square::parse("h2").unwrap();
+/// assert_eq!((sq.file(), sq.rank(), sq.index()), (7, 2, 25));
+/// assert_eq!(Square::new(7, 2), sq);
+/// assert_eq!(sq.to_string(), "h2");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
+    /// The square on `file` (0..9, `a` is 0) and `rank` (0..10).
+    ///
+    /// With debug assertions on, panics if either is off the board. Without
+    /// them it does not check: the result has the index
+    /// `(rank * 9 + file) as u8`, which may be off the board (see
+    /// [`Square::from_index_unchecked`]) or, for a file of 9 or more, the
+    /// index of another square.
     #[inline(always)]
     pub const fn new(file: usize, rank: usize) -> Square {
         debug_assert!(file < FILES && rank < RANKS);
@@ -194,23 +271,36 @@ impl Square {
         }
     }
 
-    /// The square with this index; the caller guarantees `i < 90`.
+    /// The square with index `i`, without the check of [`Square::from_index`]:
+    /// for the hot loops of move generation, where `i` comes from the board
+    /// and is known to be below 90.
+    ///
+    /// This is safe code. With debug assertions on (as in this workspace's
+    /// dev and test builds) an index of 90 or more panics. Without them it is
+    /// not checked: the result is `Square(i as u8)`, a square whose
+    /// [`index`](Square::index) is `i % 256`. If that is 90 or more, indexing
+    /// the board or any per-square table with it panics on the bounds check,
+    /// and its [`file`](Square::file) and [`rank`](Square::rank) are
+    /// meaningless; never undefined behaviour.
     #[inline(always)]
     pub const fn from_index_unchecked(i: usize) -> Square {
         debug_assert!(i < SQUARES);
         Square(i as u8)
     }
 
+    /// `rank * 9 + file`, in 0..90 for a square on the board.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The file, 0 (`a`, Red's left) to 8 (`i`).
     #[inline(always)]
     pub const fn file(self) -> usize {
         self.0 as usize % FILES
     }
 
+    /// The rank, 0 (Red's back rank) to 9 (Black's back rank).
     #[inline(always)]
     pub const fn rank(self) -> usize {
         self.0 as usize / FILES
@@ -234,7 +324,8 @@ impl Square {
         }
     }
 
-    /// Parse `e0`-style coordinates.
+    /// Parse `e0`-style coordinates: a file letter `a`..`i` and a rank digit
+    /// `0`..`9`, lower case only.
     pub fn parse(s: &str) -> Option<Square> {
         let b = s.as_bytes();
         if b.len() != 2 {
@@ -251,6 +342,7 @@ impl Square {
 }
 
 impl fmt::Display for Square {
+    /// Coordinates, `e0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -261,39 +353,66 @@ impl fmt::Display for Square {
     }
 }
 
-/// A move in 16 bits: `from | to << 7`. `Move::NONE` (0) is "no move"; it never
-/// collides with a real move because a real move has `from != to`.
+/// A move: an origin and a target square, packed in 16 bits as
+/// `from | to << 7`.
+///
+/// A move says nothing of the piece it moves or captures: that is the
+/// board's. `Display` writes ICCS coordinates (`h2e2`, as UCI and UCCI send
+/// them) and [`Move::parse`] reads them; see [`crate::notation`] for the
+/// Chinese, WXF and `H2-E2` forms.
+///
+/// `Move::NONE` (0, shown as `0000`) is "no move"; it never collides with a
+/// real move because a real move has `from != to`. It is also the
+/// `Default`.
+///
+/// ```
+/// use xiangqi::{Move, Square};
+///
+/// let mv = Move::parse("h2e2").unwrap();
+/// assert_eq!(mv.from(), Square::parse("h2").unwrap());
+/// assert_eq!(mv.to(), Square::parse("e2").unwrap());
+/// assert_eq!(mv.to_string(), "h2e2");
+/// assert_eq!(Move::parse("h2h2"), None);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
 pub struct Move(u16);
 
 impl Move {
+    /// "No move" (shown as `0000`).
     pub const NONE: Move = Move(0);
 
+    /// The move from `from` to `to` (not checked for `from != to`).
     #[inline(always)]
     pub const fn new(from: Square, to: Square) -> Move {
         Move(from.0 as u16 | (to.0 as u16) << 7)
     }
 
+    /// The origin square.
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square((self.0 & 0x7f) as u8)
     }
 
+    /// The target square.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square((self.0 >> 7) as u8)
     }
 
+    /// Is this `Move::NONE`?
     #[inline(always)]
     pub const fn is_none(self) -> bool {
         self.0 == 0
     }
 
+    /// Is this a real move (not `Move::NONE`)?
     #[inline(always)]
     pub const fn is_some(self) -> bool {
         self.0 != 0
     }
 
+    /// The packed 16 bits `from | to << 7` (0 for `NONE`), e.g. for storing
+    /// a move in a hash table or a file; [`Move::from_raw`] reads them back.
     #[inline(always)]
     pub const fn raw(self) -> u16 {
         self.0
@@ -311,7 +430,9 @@ impl Move {
         }
     }
 
-    /// Parse ICCS coordinates such as `h2e2`. Syntax only; legality is the board's job.
+    /// Parse ICCS coordinates such as `h2e2` (lower case, no dash). Syntax
+    /// only: legality is the board's job ([`crate::Board::parse_move`] does
+    /// both).
     pub fn parse(s: &str) -> Option<Move> {
         if s.len() != 4 || !s.is_ascii() {
             return None;
@@ -331,6 +452,7 @@ impl Move {
 }
 
 impl fmt::Display for Move {
+    /// ICCS coordinates, `h2e2`; `0000` for `Move::NONE`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_none() {
             write!(f, "0000")

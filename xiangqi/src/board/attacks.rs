@@ -1,5 +1,6 @@
-//! Attacks on the king: check detection, legality of pseudo-legal moves and
-//! whether a move gives check.
+//! Attacks on the king: check detection ([`Board::in_check`],
+//! [`Board::checkers`]), legality of pseudo-legal moves ([`Board::is_legal`],
+//! [`Board::pins`]) and whether a move gives check ([`Board::gives_check`]).
 //!
 //! All tests look outward from the king, reading the mailbox through a
 //! closure, so a move can be tested without making it: the closure shows the
@@ -15,7 +16,10 @@ fn code(color: Color, kind: PieceKind) -> u8 {
     Piece::new(color, kind).index() as u8
 }
 
-/// What `Board::pins` found: which moves need the full legality test.
+/// Low-level: what [`Board::pins`] found in one position, which pseudo-legal
+/// moves need the full legality test. Pass it to [`Board::is_legal_with`] to
+/// test many moves of that position. Opaque: valid only for the position it
+/// was computed in (the same board, no move made since).
 pub struct Pins {
     ksq: usize,
     /// Origins that need the test (bit per square).
@@ -110,6 +114,8 @@ impl Board {
     }
 
     /// Is `color`'s king attacked (including by the facing enemy king)?
+    /// Computed afresh; [`Board::in_check`] is the cheap test for the side to
+    /// move.
     pub fn is_in_check(&self, color: Color) -> bool {
         let ksq = self.king_square(color);
         Self::king_attacked_view(
@@ -231,7 +237,10 @@ impl Board {
         })
     }
 
-    /// Is the pseudo-legal move `mv` legal (does it keep our king safe)?
+    /// Is the pseudo-legal move `mv` legal (does it keep the mover's king
+    /// out of attack, the facing kings rule included)? Only for moves that
+    /// [`Board::is_pseudo_legal`] accepts; [`Board::is_legal_move`] takes any
+    /// move.
     #[inline]
     pub fn is_legal(&self, mv: Move) -> bool {
         self.is_legal_with(mv, &self.pins())
@@ -323,7 +332,10 @@ impl Board {
         }
     }
 
-    /// `is_legal` with the position's `pins()` already computed.
+    /// Low-level: [`Board::is_legal`] with the position's [`Board::pins`]
+    /// already computed, for testing many moves of one position (as
+    /// [`Board::legal_moves`] does). `pins` must come from this position;
+    /// `mv` must be pseudo-legal in it.
     #[inline(always)]
     pub fn is_legal_with(&self, mv: Move, pins: &Pins) -> bool {
         let from = mv.from().index();
@@ -335,7 +347,7 @@ impl Board {
         !self.attacked_after(from, to, ksq, self.side_to_move().flip())
     }
 
-    /// Does the legal move `mv` give check?
+    /// Does the legal move `mv` give check (the facing kings included)?
     pub fn gives_check(&self, mv: Move) -> bool {
         let us = self.side_to_move();
         let ksq = self.king_square(us.flip()).index();

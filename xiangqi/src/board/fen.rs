@@ -1,4 +1,11 @@
-//! FEN in and out.
+//! FEN in and out: [`Board::from_fen`], [`Board::to_fen`] and [`FenError`].
+//!
+//! A Xiangqi FEN lists the ranks from Black's back rank (9) down to Red's
+//! (0), each from file `a` to `i`, with Red's pieces in upper case and
+//! Black's in lower case, digits for runs of empty squares: `K` king, `A`
+//! advisor, `B` elephant, `N` horse, `R` rook, `C` cannon, `P` pawn. Then
+//! the side to move, two unused fields (`- -`), the natural-move counter
+//! and the move number.
 //!
 //! Accepts 1 to 6 fields (board, side, two ignored fields, the natural-move
 //! counter and the move number), side `w`/`r` for Red or `b` for Black, and
@@ -10,86 +17,99 @@ use super::geometry::{advisor_square, elephant_square, king_square};
 use super::zobrist::SIDE_KEY;
 use super::{Board, EMPTY};
 use crate::types::{Color, FILES, Piece, PieceKind, RANKS, Square};
-use std::fmt;
 
+/// The start position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why [`Board::from_fen`] rejected a FEN. The `Display` text says it in
+/// words, e.g. `red king on a0, a square it can never reach`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
+    /// The text has no fields at all.
+    #[error("empty FEN")]
     Empty,
+    /// More than six whitespace-separated fields (the count is given).
+    #[error("FEN has {0} fields, at most 6 allowed")]
     TooManyFields(usize),
+    /// The board field does not have 10 ranks (the count is given).
+    #[error("FEN board has {0} ranks, expected 10")]
     RankCount(usize),
+    /// A rank does not describe exactly 9 files.
+    #[error("FEN rank {rank} has {files} files, expected 9")]
     RankWidth {
+        /// The rank (0 is Red's back rank).
         rank: usize,
+        /// How many files the rank text covers.
         files: usize,
     },
+    /// A character that is neither a digit nor a piece letter.
+    #[error("unknown piece letter '{}'", .0.escape_default())]
     UnknownLetter(char),
+    /// This side has no king.
+    #[error("{0} has no king")]
     MissingKing(Color),
+    /// This side has more pieces of this kind than a game can have
+    /// (see [`PieceKind::max_count`]).
+    #[error(
+        "{color} has more than {} {kind}{}",
+        .kind.max_count(),
+        if .kind.max_count() > 1 { "s" } else { "" }
+    )]
     TooMany {
+        /// The side.
         color: Color,
+        /// The piece kind.
         kind: PieceKind,
     },
+    /// A king, advisor or elephant on a square it can never reach.
+    #[error("{color} {kind} on {square}, a square it can never reach")]
     BadSquare {
+        /// The side.
         color: Color,
+        /// The piece kind.
         kind: PieceKind,
+        /// Where the piece stands.
         square: Square,
     },
+    /// The side-to-move field is not `w`, `r` or `b` (its first 16 characters).
+    #[error("side to move '{0}' is not w, r or b")]
     BadSide(String),
+    /// The natural-move counter or the move number is not a number in range.
+    #[error("{field} '{text}' is not a number in range")]
     BadNumber {
+        /// `"halfmove clock"` or `"move number"`.
         field: &'static str,
+        /// The field's text (its first 16 characters).
         text: String,
     },
+    /// The side not to move is in check (or the kings face each other on an
+    /// open file): the side to move could capture the king.
+    #[error("{0} is not to move but its king is attacked (or the kings face each other)")]
     SideNotToMoveInCheck(Color),
 }
 
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Empty => write!(f, "empty FEN"),
-            FenError::TooManyFields(n) => write!(f, "FEN has {n} fields, at most 6 allowed"),
-            FenError::RankCount(n) => write!(f, "FEN board has {n} ranks, expected 10"),
-            FenError::RankWidth { rank, files } => {
-                write!(f, "FEN rank {rank} has {files} files, expected 9")
-            }
-            FenError::UnknownLetter(c) => {
-                write!(f, "unknown piece letter '{}'", c.escape_default())
-            }
-            FenError::MissingKing(c) => write!(f, "{} has no king", c.name()),
-            FenError::TooMany { color, kind } => write!(
-                f,
-                "{} has more than {} {}{}",
-                color.name(),
-                kind.max_count(),
-                kind.name(),
-                if kind.max_count() > 1 { "s" } else { "" }
-            ),
-            FenError::BadSquare {
-                color,
-                kind,
-                square,
-            } => write!(
-                f,
-                "{} {} on {square}, a square it can never reach",
-                color.name(),
-                kind.name()
-            ),
-            FenError::BadSide(s) => write!(f, "side to move '{s}' is not w, r or b"),
-            FenError::BadNumber { field, text } => {
-                write!(f, "{field} '{text}' is not a number in range")
-            }
-            FenError::SideNotToMoveInCheck(c) => write!(
-                f,
-                "{} is not to move but its king is attacked (or the kings face each other)",
-                c.name()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
-
 impl Board {
-    /// Parse a FEN string. Never panics.
+    /// Parse a FEN string (see the [module docs](self) for the format).
+    /// Never panics.
+    ///
+    /// Missing fields default to Red to move, counter 0, move 1. Besides
+    /// malformed text, rejects positions that cannot arise in a game: a
+    /// missing king, too many pieces of a kind, a king, advisor or elephant
+    /// off its squares, or the side not to move in check.
+    ///
+    /// ```
+    /// use xiangqi::{Board, Color, FenError};
+    ///
+    /// let board = Board::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 12 40")?;
+    /// assert_eq!(board.side_to_move(), Color::Black);
+    /// assert_eq!(board.rule60(), 12);
+    /// assert_eq!(board.to_fen(), "3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 12 40");
+    ///
+    /// let err = Board::from_fen("9/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
+    /// assert_eq!(err, FenError::MissingKing(Color::Black));
+    /// assert_eq!(err.to_string(), "black has no king");
+    /// # Ok::<(), FenError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
@@ -184,7 +204,8 @@ impl Board {
         Ok(b)
     }
 
-    /// The position as a 6-field FEN with Pikafish letters.
+    /// The position as a 6-field FEN with Pikafish letters (`B` elephant,
+    /// `N` horse, side `w` or `b`); the counter field is [`Board::rule60`].
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(96);
         for rank in (0..RANKS).rev() {
@@ -348,6 +369,58 @@ mod tests {
             err("9/9/9/9/9/9/9/9/9/4K4").to_string(),
             "black has no king"
         );
+        let texts = [
+            ("", "empty FEN"),
+            (
+                "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 x",
+                "FEN has 7 fields, at most 6 allowed",
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/4K4 w",
+                "FEN board has 9 ranks, expected 10",
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/9/4K3 w",
+                "FEN rank 0 has 8 files, expected 9",
+            ),
+            ("4k4/9/9/9/9/9/9/9/9/4X4 w", "unknown piece letter 'X'"),
+            ("3kk4/9/9/9/9/9/9/9/9/4K4 w", "black has more than 1 king"),
+            ("4k4/9/9/9/9/9/9/9/RRR6/3K5 w", "red has more than 2 rooks"),
+            (
+                "4k4/9/9/9/9/9/9/9/9/3K5 x",
+                "side to move 'x' is not w, r or b",
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/9/3K5 w - - x 1",
+                "halfmove clock 'x' is not a number in range",
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 y",
+                "move number 'y' is not a number in range",
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/9/4K4 w",
+                "black is not to move but its king is attacked (or the kings face each other)",
+            ),
+        ];
+        for (fen, text) in texts {
+            assert_eq!(err(fen).to_string(), text, "{fen}");
+        }
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4\u{7}4 w").to_string(),
+            "unknown piece letter '\\u{7}'"
+        );
+    }
+
+    #[test]
+    fn move_errors() {
+        let b = Board::startpos();
+        let e = b.parse_move("h2e").unwrap_err();
+        assert_eq!(e, crate::board::MoveError::Syntax("h2e".into()));
+        assert_eq!(e.to_string(), "'h2e' is not a move");
+        let e = b.parse_move("e0e2").unwrap_err();
+        assert_eq!(e.to_string(), format!("illegal move e0e2 in {START_FEN}"));
+        assert!(b.parse_move("h2e2").is_ok());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Move geometry of every piece, computed at compile time.
+//! Low-level: the move geometry of every piece, computed at compile time.
 //!
 //! Step pieces (king, advisor, elephant, horse, pawn) get per-square target
 //! lists with their blocking square (elephant eye, horse leg). Sliders (rook,
@@ -6,16 +6,48 @@
 //! the occupancy bits of that line, the table gives the empty squares it
 //! reaches, the first blocker in each direction (rook capture) and the second
 //! blocker (cannon capture).
+//!
+//! Everything here speaks in raw numbers: squares are indices
+//! `rank * 9 + file` ([`Square::index`](crate::Square::index)), colours are
+//! 0 (Red) and 1 (Black) ([`Color::index`](crate::Color::index)), and line
+//! masks have bit `file` (on a rank) or bit `rank` (on a file) set, as
+//! [`Board::rank_occ`](crate::Board::rank_occ) and
+//! [`Board::file_occ`](crate::Board::file_occ) give them. The tables do not
+//! look at the board: blocking squares are for the caller to test.
+//!
+//! ```
+//! use xiangqi::board::geometry::{HORSE_STEPS, RANK_VIEW};
+//! use xiangqi::{Board, Square};
+//!
+//! let board = Board::startpos();
+//! let sq = |s: &str| Square::parse(s).unwrap().index();
+//! // The horse on b0 can go to a2 and c2 (legs b1, free) and d1 (leg c0,
+//! // taken by the elephant).
+//! let free: Vec<usize> = HORSE_STEPS[sq("b0")]
+//!     .iter()
+//!     .filter(|&(_, leg)| board.cell(leg) == 0)
+//!     .map(|(to, _)| to)
+//!     .collect();
+//! assert_eq!(free, [sq("c2"), sq("a2")]);
+//! // The cannon on h2 (file 7) along rank 2: empty squares it reaches, and
+//! // the pieces it could capture by jumping one (none: the rank has only
+//! // the two cannons).
+//! let view = RANK_VIEW[7][board.rank_occ(2) as usize];
+//! assert_eq!(view.quiet, 0b1_0111_1100);
+//! assert_eq!(view.first, 1 << 1); // the other cannon, on b2
+//! assert_eq!(view.second, 0);
+//! ```
 
 use crate::types::{FILES, RANKS, SQUARES};
 
 /// Up to eight target squares, each with the square that must be empty for the
 /// step (the horse's leg, the elephant's eye; the target itself otherwise).
+/// [`Steps::iter`] gives them as `(target, via)` square indices.
 #[derive(Clone, Copy)]
 pub struct Steps {
-    pub len: u8,
-    pub to: [u8; 8],
-    pub via: [u8; 8],
+    len: u8,
+    to: [u8; 8],
+    via: [u8; 8],
 }
 
 impl Steps {
@@ -32,6 +64,21 @@ impl Steps {
         self
     }
 
+    /// Number of steps.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Are there no steps (no target square at all)?
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The steps as `(target, via)` square indices: `via` must be empty for
+    /// the step (the horse's leg, the elephant's eye); for pieces that
+    /// cannot be blocked it is the target itself.
     #[inline(always)]
     pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         (0..self.len as usize).map(move |i| (self.to[i] as usize, self.via[i] as usize))
@@ -46,14 +93,16 @@ const fn on_board(file: i32, rank: i32) -> bool {
     file >= 0 && file < FILES as i32 && rank >= 0 && rank < RANKS as i32
 }
 
-/// Is the square inside either palace (files d..f, ranks 0..2 or 7..9)?
+/// Is the square (an index) inside either palace (files d..f, ranks 0..2 or
+/// 7..9)?
 pub const fn in_palace(s: usize) -> bool {
     let f = s % FILES;
     let r = s / FILES;
     f >= 3 && f <= 5 && (r <= 2 || r >= 7)
 }
 
-/// Which half of the board a rank is on: 0 for Red's side (ranks 0..4), 1 for Black's.
+/// Which side of the river the square (an index) is on: 0 for Red's half
+/// (ranks 0..4), 1 for Black's (ranks 5..9).
 pub const fn half(s: usize) -> usize {
     if s / FILES <= 4 { 0 } else { 1 }
 }
@@ -208,15 +257,37 @@ const fn pawn_attackers(color: usize) -> [Steps; SQUARES] {
     t
 }
 
+/// King steps from each square of the palaces (none elsewhere): one step
+/// along a rank or file, within the palace. The facing kings rule is not
+/// geometry: see [`Board::is_legal`](crate::Board::is_legal).
 pub static KING_STEPS: [Steps; SQUARES] = king_steps();
+/// Advisor steps from each palace square: one step diagonally, within the palace.
 pub static ADVISOR_STEPS: [Steps; SQUARES] = advisor_steps();
+/// Elephant steps from each square: two steps diagonally, not across the
+/// river; `via` is the eye (the point between).
 pub static ELEPHANT_STEPS: [Steps; SQUARES] = elephant_steps();
+/// Horse moves from each square; `via` is the leg (the square next to the
+/// horse, in the direction of the long step).
 pub static HORSE_STEPS: [Steps; SQUARES] = horse_steps();
+/// The reverse of [`HORSE_STEPS`]: for each square, the squares from which a
+/// horse attacks it, with the leg of that move as `via`.
 pub static HORSE_ATTACKERS: [Steps; SQUARES] = horse_attackers();
+/// Pawn steps, indexed `[color][square]`: forward, and sideways once across
+/// the river (a pawn on the last rank only goes sideways).
 pub static PAWN_STEPS: [[Steps; SQUARES]; 2] = [pawn_steps(0), pawn_steps(1)];
+/// The reverse of [`PAWN_STEPS`], indexed `[color][square]`: the squares
+/// from which a pawn of `color` attacks the square (`via` is the pawn's
+/// square).
 pub static PAWN_ATTACKERS: [[Steps; SQUARES]; 2] = [pawn_attackers(0), pawn_attackers(1)];
 
-/// The positions of the set bits of a line mask, lowest first.
+/// The positions of the set bits of a line mask, lowest first: the files
+/// (for a rank mask) or ranks (for a file mask) of the squares it holds.
+///
+/// ```
+/// use xiangqi::board::geometry::line_bits;
+///
+/// assert_eq!(line_bits(0b10_0000_0101).collect::<Vec<_>>(), [0, 2, 9]);
+/// ```
 #[inline(always)]
 pub fn line_bits(mut m: u16) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -230,7 +301,9 @@ pub fn line_bits(mut m: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// What a slider standing on one line (rank or file) sees for one occupancy of that line.
+/// What a slider standing on one line (rank or file) sees for one occupancy
+/// of that line. Each field is a line mask (bit `file` on a rank, bit `rank`
+/// on a file), both directions together; see [`line_bits`].
 #[derive(Clone, Copy)]
 pub struct LineView {
     /// Empty squares reachable in both directions.
@@ -311,66 +384,33 @@ const fn file_views() -> [[LineView; 1 << RANKS]; RANKS] {
     t
 }
 
-/// Indexed by `[file][occupancy bits of the rank]`.
+/// What a slider sees along its rank, indexed by `[file of the
+/// slider][rank occupancy]` ([`Board::rank_occ`](crate::Board::rank_occ)).
+/// The slider's own bit may be set or not: the view is the same.
 pub static RANK_VIEW: [[LineView; 1 << FILES]; FILES] = rank_views();
-/// Indexed by `[rank][occupancy bits of the file]`.
+/// What a slider sees along its file, indexed by `[rank of the
+/// slider][file occupancy]` ([`Board::file_occ`](crate::Board::file_occ)).
+/// The slider's own bit may be set or not: the view is the same.
 pub static FILE_VIEW: [[LineView; 1 << RANKS]; RANKS] = file_views();
 
-/// Squares from which a piece could block or unblock an attack on a king at
-/// `s`: its rank and file, and the four diagonal neighbours (horse legs).
-const fn king_lines() -> [[bool; SQUARES]; SQUARES] {
-    let mut t = [[false; SQUARES]; SQUARES];
-    let mut k = 0;
-    while k < SQUARES {
-        let (kf, kr) = (k % FILES, k / FILES);
-        let mut s = 0;
-        while s < SQUARES {
-            let (f, r) = (s % FILES, s / FILES);
-            t[k][s] = f == kf || r == kr;
-            s += 1;
-        }
-        k += 1;
-    }
-    t
-}
-
-const fn king_diagonals() -> [[bool; SQUARES]; SQUARES] {
-    let mut t = [[false; SQUARES]; SQUARES];
-    let mut k = 0;
-    while k < SQUARES {
-        let (kf, kr) = ((k % FILES) as i32, (k / FILES) as i32);
-        let d: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-        let mut i = 0;
-        while i < 4 {
-            let (f, r) = (kf + d[i].0, kr + d[i].1);
-            if on_board(f, r) {
-                t[k][sq(f, r)] = true;
-            }
-            i += 1;
-        }
-        k += 1;
-    }
-    t
-}
-
-/// `SAME_LINE[a][b]`: a and b share a rank or a file.
-pub static SAME_LINE: [[bool; SQUARES]; SQUARES] = king_lines();
-/// `DIAG_NEIGHBOUR[a][b]`: b is diagonally adjacent to a.
-pub static DIAG_NEIGHBOUR: [[bool; SQUARES]; SQUARES] = king_diagonals();
-
-/// Squares where an advisor, elephant or king of `color` can ever stand.
+/// Can an advisor of `color` (0 Red, 1 Black) ever stand on square `s`
+/// (an index)? The five points of the palace's diagonals.
 pub const fn advisor_square(color: usize, s: usize) -> bool {
     in_palace(s)
         && half(s) == color
         && (s % FILES + s / FILES) % 2 == if color == 0 { 1 } else { 0 }
 }
 
+/// Can an elephant of `color` (0 Red, 1 Black) ever stand on square `s`
+/// (an index)? Seven points on its side of the river.
 pub const fn elephant_square(color: usize, s: usize) -> bool {
     let (f, r) = (s % FILES, s / FILES);
     let rr = if color == 0 { r } else { RANKS - 1 - r };
     half(s) == color && ((rr % 4 == 0 && (f == 2 || f == 6)) || (rr == 2 && f % 4 == 0))
 }
 
+/// Can the king of `color` (0 Red, 1 Black) ever stand on square `s` (an
+/// index)? The nine points of its palace.
 pub const fn king_square(color: usize, s: usize) -> bool {
     in_palace(s) && half(s) == color
 }
@@ -420,19 +460,19 @@ mod tests {
 
     #[test]
     fn step_tables() {
-        assert_eq!(KING_STEPS[s("e1")].len, 4);
-        assert_eq!(KING_STEPS[s("d0")].len, 2);
-        assert_eq!(ADVISOR_STEPS[s("e1")].len, 4);
-        assert_eq!(ADVISOR_STEPS[s("d0")].len, 1);
-        assert_eq!(ELEPHANT_STEPS[s("e2")].len, 4);
-        assert_eq!(ELEPHANT_STEPS[s("c4")].len, 2); // cannot cross the river
-        assert_eq!(HORSE_STEPS[s("e4")].len, 8);
-        assert_eq!(HORSE_STEPS[s("a0")].len, 2);
-        assert_eq!(PAWN_STEPS[0][s("e3")].len, 1);
-        assert_eq!(PAWN_STEPS[0][s("e5")].len, 3);
-        assert_eq!(PAWN_STEPS[0][s("e9")].len, 2);
-        assert_eq!(PAWN_STEPS[1][s("e6")].len, 1);
-        assert_eq!(PAWN_STEPS[1][s("e4")].len, 3);
+        assert_eq!(KING_STEPS[s("e1")].len(), 4);
+        assert_eq!(KING_STEPS[s("d0")].len(), 2);
+        assert_eq!(ADVISOR_STEPS[s("e1")].len(), 4);
+        assert_eq!(ADVISOR_STEPS[s("d0")].len(), 1);
+        assert_eq!(ELEPHANT_STEPS[s("e2")].len(), 4);
+        assert_eq!(ELEPHANT_STEPS[s("c4")].len(), 2); // cannot cross the river
+        assert_eq!(HORSE_STEPS[s("e4")].len(), 8);
+        assert_eq!(HORSE_STEPS[s("a0")].len(), 2);
+        assert_eq!(PAWN_STEPS[0][s("e3")].len(), 1);
+        assert_eq!(PAWN_STEPS[0][s("e5")].len(), 3);
+        assert_eq!(PAWN_STEPS[0][s("e9")].len(), 2);
+        assert_eq!(PAWN_STEPS[1][s("e6")].len(), 1);
+        assert_eq!(PAWN_STEPS[1][s("e4")].len(), 3);
         // A horse on g2 reaches e1 via leg f2... (leg is next to the horse).
         let h = HORSE_STEPS[s("g2")];
         assert!(h.iter().any(|(to, leg)| to == s("e1") && leg == s("f2")));

@@ -1,12 +1,32 @@
-//! The board: a 90-square mailbox of piece ids plus a square for every piece
-//! id (the piece lists), rank and file occupancy bits for the sliders, and the
-//! Zobrist key, all updated incrementally by `make_move` / `unmake_move`.
+//! The [`Board`]: a position with its move history.
 //!
-//! Piece ids: 0 is an empty square; Red pieces are 16..32 and Black pieces
-//! 32..48, so `id & (16 << color)` tells the owner. Within a side the low four
-//! bits are a slot: 0 king, 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 rooks,
-//! 9-10 cannons, 11-15 pawns. A FEN with more pieces of a kind than that is
-//! rejected, so every legal position fits.
+//! Most users need only [`Board::from_fen`], [`Board::legal_moves`],
+//! [`Board::parse_move`], [`Board::make_move`] / [`Board::unmake_move`] and
+//! the accessors such as [`Board::piece_at`], [`Board::side_to_move`] and
+//! [`Board::in_check`]; the submodules hold the parts of `Board`'s
+//! implementation (their methods are on `Board`) and the few types they
+//! bring.
+//!
+//! # Representation (the low-level API)
+//!
+//! The board is a 90-square mailbox of piece ids plus a square for every
+//! piece id (the piece lists), rank and file occupancy bits for the sliders,
+//! and the Zobrist key, all updated incrementally by `make_move` /
+//! `unmake_move`. A search engine can read them directly:
+//!
+//! - **Piece ids**, as [`Board::cell`] returns them: 0 is an empty square;
+//!   Red pieces are 16..32 and Black pieces 32..48, so
+//!   `id & color_bit(color) != 0` ([`color_bit`]) tells the owner. Within a
+//!   side the low four bits are a slot: 0 king, 1-2 advisors, 3-4 elephants,
+//!   5-6 horses, 7-8 rooks, 9-10 cannons, 11-15 pawns. A FEN with more pieces
+//!   of a kind than that is rejected, so every legal position fits. An id
+//!   stays with its piece while it moves, so a set of ids (a `u64` with bit
+//!   `id` set) names pieces across moves, as [`crate::rules::chases`] does.
+//! - **Occupancy bits**: [`Board::rank_occ`]`(rank)` has bit `file` set for
+//!   each occupied square of the rank (9 bits), [`Board::file_occ`]`(file)`
+//!   bit `rank` for each occupied square of the file (10 bits). They index
+//!   the slider tables [`geometry::RANK_VIEW`] and [`geometry::FILE_VIEW`].
+//! - **Square indices** are [`Square::index`] values, `rank * 9 + file`.
 
 pub mod attacks;
 pub mod fen;
@@ -59,7 +79,9 @@ const fn cell_pieces() -> [u8; 48] {
 /// Piece code (`color * 7 + kind`) of each id; `Piece::COUNT` for empty.
 pub(crate) static CELL_PIECE: [u8; 48] = cell_pieces();
 
-/// The id bit that marks pieces of `color`.
+/// The id bit that marks pieces of `color`: 16 for Red, 32 for Black. A
+/// [`Board::cell`] value `c` holds a piece of `color` if
+/// `c & color_bit(color) != 0` (an empty square, 0, has neither bit).
 #[inline(always)]
 pub const fn color_bit(color: Color) -> u8 {
     16 << color as u8
@@ -71,24 +93,66 @@ pub(crate) const fn id_base(color: Color) -> usize {
     16 + 16 * color as usize
 }
 
-/// What `unmake_move` needs, and what the rules need of the game so far.
+/// Why [`Board::parse_move`] rejected a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not ICCS coordinates of a move (`h2e2`): it is given back.
+    #[error("'{0}' is not a move")]
+    Syntax(String),
+    /// A well-formed move that is not legal in the position (given as FEN).
+    #[error("illegal move {mv} in {fen}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// The position it was tried in.
+        fen: String,
+    },
+}
+
+/// One move of the history ([`Board::history`]): what `unmake_move` needs,
+/// and what the rules need of the game so far.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
     /// The move made (`Move::NONE` for a null move).
     pub mv: Move,
-    /// Id of the captured piece, `EMPTY` if none.
+    /// Id of the captured piece (see [`Board::cell`]), 0 if none.
     pub captured: u8,
     /// The move gave check (the side to move after it is in check).
     pub check: bool,
     /// Key of the position before the move.
     pub key: u64,
-    /// Counters before the move (see `Board::rule60`).
+    /// [`Board::rule60`] before the move.
     pub rule60: u16,
+    /// [`Board::since_capture`] before the move.
     pub since_capture: u16,
+    /// Plies since the last null move, before the move.
     pub since_null: u16,
+    /// Checks given by Red and by Black since the last capture, before the
+    /// move (the natural-move counter stops counting after each side's tenth).
     pub check10: [u8; 2],
 }
 
+/// A Xiangqi position and the moves that led to it.
+///
+/// Build one with [`Board::from_fen`] or [`Board::startpos`]; list moves
+/// with [`Board::legal_moves`]; play them with [`Board::make_move`] and take
+/// them back with [`Board::unmake_move`]. The board keeps its history (see
+/// [`Board::history`]), which the repetition rules of [`crate::rules`] read.
+///
+/// ```
+/// use xiangqi::{Board, Color, PieceKind, Square};
+///
+/// let mut board = Board::startpos();
+/// assert_eq!(board.legal_moves().len(), 44);
+/// let mv = board.parse_move("h2e2")?; // central cannon
+/// board.make_move(mv);
+/// assert_eq!(board.side_to_move(), Color::Black);
+/// let cannon = board.piece_at(Square::parse("e2").unwrap()).unwrap();
+/// assert_eq!((cannon.color(), cannon.kind()), (Color::Red, PieceKind::Cannon));
+/// board.unmake_move();
+/// assert_eq!(board.to_fen(), xiangqi::START_FEN);
+/// # Ok::<(), xiangqi::MoveError>(())
+/// ```
 #[derive(Clone)]
 pub struct Board {
     cells: [u8; SQUARES],
@@ -129,17 +193,21 @@ impl Board {
         }
     }
 
+    /// The start position ([`START_FEN`]).
     pub fn startpos() -> Board {
         Board::from_fen(START_FEN).expect("the start position is valid")
     }
 
     // ----- accessors -----
 
+    /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The Zobrist key of the position (pieces and side to move; not the
+    /// counters), the same in every build (see [`zobrist`]).
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
@@ -167,11 +235,13 @@ impl Board {
         (self.since_capture.min(self.since_null) as usize).min(self.history.len())
     }
 
+    /// The move number: 1 at the start, incremented after each Black move.
     pub fn fullmove(&self) -> u32 {
         self.fullmove
     }
 
-    /// Moves made since the position was set up, oldest first.
+    /// Moves made since the position was set up (or since
+    /// [`Board::clear_history`]), oldest first, null moves included.
     pub fn history(&self) -> &[Undo] {
         &self.history
     }
@@ -181,6 +251,7 @@ impl Board {
         self.history.clear();
     }
 
+    /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let c = self.cells[sq.index()];
@@ -191,11 +262,17 @@ impl Board {
         }
     }
 
+    /// Low-level: the raw mailbox entry of the square with index `sq`
+    /// ([`Square::index`]): the piece id, 0 for an empty square, 16..32 for
+    /// a Red piece and 32..48 for a Black one (see the [module
+    /// docs](self#representation-the-low-level-api) and [`color_bit`]).
+    /// Panics if `sq` is 90 or more. [`Board::piece_at`] is the typed view.
     #[inline(always)]
     pub fn cell(&self, sq: usize) -> u8 {
         self.cells[sq]
     }
 
+    /// Where `color`'s king stands.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
         Square::from_index_unchecked(self.piece_sq[id_base(color)] as usize)
@@ -221,19 +298,25 @@ impl Board {
     }
 
     /// Does `color` have a rook, horse or cannon (a piece that can attack
-    /// across the board)? Null-move pruning needs one: without them zugzwang
-    /// is common.
+    /// across the board)? A search's null-move pruning needs one: without
+    /// them zugzwang is common.
     #[inline]
     pub fn has_major(&self, color: Color) -> bool {
         let base = id_base(color);
         (base + 5..base + 11).any(|id| self.piece_sq[id] != NO_SQUARE)
     }
 
+    /// Low-level: the occupancy bits of `rank` (0..10): bit `f` is set when
+    /// the square on file `f` of that rank holds a piece (9 bits used). The
+    /// index of [`geometry::RANK_VIEW`]. Panics if `rank` is 10 or more.
     #[inline(always)]
     pub fn rank_occ(&self, rank: usize) -> u16 {
         self.rank_occ[rank]
     }
 
+    /// Low-level: the occupancy bits of `file` (0..9): bit `r` is set when
+    /// the square on rank `r` of that file holds a piece (10 bits used). The
+    /// index of [`geometry::FILE_VIEW`]. Panics if `file` is 9 or more.
     #[inline(always)]
     pub fn file_occ(&self, file: usize) -> u16 {
         self.file_occ[file]
@@ -304,7 +387,13 @@ impl Board {
 
     // ----- making moves -----
 
-    /// Make a move that is at least pseudo-legal in this position.
+    /// Make a move that is at least pseudo-legal in this position (any move
+    /// of [`Board::legal_moves`], or one that [`Board::is_pseudo_legal`]
+    /// accepts), recording it in the history.
+    ///
+    /// A pseudo-legal move that leaves the mover's king attacked is made all
+    /// the same: check [`Board::is_legal`] first if that matters. A move that
+    /// is not even pseudo-legal corrupts the board or panics.
     pub fn make_move(&mut self, mv: Move) {
         let from = mv.from().index();
         let to = mv.to().index();
@@ -384,7 +473,8 @@ impl Board {
         k
     }
 
-    /// Take back the last `make_move`.
+    /// Take back the last `make_move`. Does nothing (with debug assertions
+    /// on, panics) if there is no history; must not follow a `make_null`.
     pub fn unmake_move(&mut self) {
         let Some(u) = self.history.pop() else {
             debug_assert!(false, "unmake_move with no history");
@@ -418,7 +508,10 @@ impl Board {
         self.check10 = u.check10;
     }
 
-    /// Pass the move (for null-move pruning). Never call it in check.
+    /// Pass the move (for a search's null-move pruning): the other side is to
+    /// move, in the same position. Meant for positions not in check: passing
+    /// in check leaves the side not to move in check, a position that cannot
+    /// arise in a game. Repetitions are never looked for across a null move.
     pub fn make_null(&mut self) {
         self.history.push(Undo {
             mv: Move::NONE,
@@ -435,6 +528,7 @@ impl Board {
         self.since_null = 0;
     }
 
+    /// Take back the last `make_null`.
     pub fn unmake_null(&mut self) {
         if let Some(u) = self.history.pop() {
             debug_assert!(u.mv.is_none());
@@ -447,13 +541,28 @@ impl Board {
         }
     }
 
-    /// Parse a move in ICCS coordinates and check that it is legal here.
-    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
-        let mv = Move::parse(text).ok_or_else(|| format!("'{text}' is not a move"))?;
+    /// Parse a move in ICCS coordinates (`h2e2`) and check that it is legal
+    /// here.
+    ///
+    /// ```
+    /// use xiangqi::{Board, MoveError};
+    ///
+    /// let board = Board::startpos();
+    /// assert!(board.parse_move("h2e2").is_ok());
+    /// assert!(matches!(board.parse_move("h2e"), Err(MoveError::Syntax(_))));
+    /// let err = board.parse_move("e0e2").unwrap_err();
+    /// assert!(matches!(err, MoveError::Illegal { .. }));
+    /// assert!(err.to_string().starts_with("illegal move e0e2 in rnbakabnr/"));
+    /// ```
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let mv = Move::parse(text).ok_or_else(|| MoveError::Syntax(text.to_string()))?;
         if self.is_legal_move(mv) {
             Ok(mv)
         } else {
-            Err(format!("illegal move {text} in {}", self.to_fen()))
+            Err(MoveError::Illegal {
+                mv,
+                fen: self.to_fen(),
+            })
         }
     }
 
@@ -462,7 +571,9 @@ impl Board {
         self.is_pseudo_legal(mv) && self.is_legal(mv)
     }
 
-    /// The same position mirrored left-right (for symmetry tests and the book).
+    /// The same position mirrored left-right (file `a` ↔ `i`), with the same
+    /// side to move and counters but no history (for symmetry tests and
+    /// opening books).
     pub fn mirrored(&self) -> Board {
         let mut b = Board::empty();
         for s in 0..SQUARES {
@@ -489,10 +600,22 @@ pub(crate) fn piece_of_id(id: u8) -> Piece {
     Piece::new(Color::from_index(code / 7), PieceKind::from_index(code % 7))
 }
 
-impl std::fmt::Display for Board {
-    /// The board as text, Black at the top, with the FEN and key below.
+impl std::fmt::Debug for Board {
+    /// The FEN and the length of the history.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "  +-----------------+")?;
+        f.debug_struct("Board")
+            .field("fen", &self.to_fen())
+            .field("history", &self.history.len())
+            .finish()
+    }
+}
+
+impl std::fmt::Display for Board {
+    /// The board as text: Red's pieces in upper case, Black's in lower case
+    /// and `.` for an empty square, Black at the top, with the ranks and
+    /// files labelled and the river marked.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "  +-------------------+")?;
         for r in (0..RANKS).rev() {
             write!(f, "{r} |")?;
             for file in 0..FILES {
@@ -504,11 +627,32 @@ impl std::fmt::Display for Board {
             }
             writeln!(f, " |")?;
             if r == 5 {
-                writeln!(f, "  |~~~~~~~~~~~~~~~~~|")?;
+                writeln!(f, "  |~~~~~~~~~~~~~~~~~~~|")?;
             }
         }
-        writeln!(f, "  +-----------------+")?;
+        writeln!(f, "  +-------------------+")?;
         writeln!(f, "    a b c d e f g h i")?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_draws_the_board() {
+        let text = Board::startpos().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "  +-------------------+");
+        assert_eq!(lines[1], "9 | r n b a k a b n r |");
+        assert_eq!(lines[6], "  |~~~~~~~~~~~~~~~~~~~|");
+        assert_eq!(lines[11], "0 | R N B A K A B N R |");
+        assert_eq!(lines[13], "    a b c d e f g h i");
+        assert!(lines[..13].iter().all(|l| l.chars().count() == 23));
+        assert_eq!(
+            format!("{:?}", Board::startpos()),
+            format!("Board {{ fen: {START_FEN:?}, history: 0 }}")
+        );
     }
 }

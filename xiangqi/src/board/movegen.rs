@@ -1,6 +1,11 @@
-//! Move generation: pseudo-legal captures and quiet moves (separately, for
-//! the search), legal moves, and a pseudo-legality test for moves from the
-//! transposition table or killer slots.
+//! Move generation: legal moves ([`Board::legal_moves`]), pseudo-legal
+//! captures and quiet moves (separately, for a search), and a
+//! pseudo-legality test for moves from elsewhere (a transposition table,
+//! killer slots): [`Board::is_pseudo_legal`].
+//!
+//! A pseudo-legal move follows the piece's movement rules (right piece,
+//! right geometry, path clear, target empty or enemy) but may leave the
+//! mover's king attacked; a legal move does not.
 
 use super::geometry::{
     ADVISOR_STEPS, ELEPHANT_STEPS, FILE_VIEW, HORSE_STEPS, KING_STEPS, PAWN_STEPS, RANK_VIEW, Steps,
@@ -13,7 +18,16 @@ use crate::types::{FILES, Move, PieceKind, Square};
 /// elephants and king 20).
 pub const MAX_MOVES: usize = 128;
 
-/// A fixed-capacity list of moves.
+/// A fixed-capacity list of moves (at most [`MAX_MOVES`]), kept on the stack.
+///
+/// ```
+/// use xiangqi::Board;
+///
+/// let board = Board::startpos();
+/// let moves = board.legal_moves();
+/// assert_eq!(moves.len(), 44);
+/// assert!(moves.iter().any(|m| m.to_string() == "h2e2"));
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [Move; MAX_MOVES],
@@ -27,6 +41,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     pub const fn new() -> MoveList {
         MoveList {
             moves: [Move::NONE; MAX_MOVES],
@@ -34,6 +49,8 @@ impl MoveList {
         }
     }
 
+    /// Add a move at the end; ignored if the list is full (which move
+    /// generation never makes it for a valid position).
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         // The capacity bound above makes this never overflow for a valid position.
@@ -43,29 +60,35 @@ impl MoveList {
         }
     }
 
+    /// Number of moves.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Is the list empty?
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Remove all moves.
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The moves, in order.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
 
+    /// The moves, in order, by value.
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         self.as_slice().iter().copied()
     }
 
+    /// Is `m` in the list?
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
@@ -200,22 +223,23 @@ impl Board {
         }
     }
 
-    /// Pseudo-legal captures (they may leave the king attacked).
+    /// Append the pseudo-legal captures (they may leave the king attacked).
     pub fn gen_captures(&self, list: &mut MoveList) {
         self.generate::<CAPTURES>(&mut |m| list.push(m));
     }
 
-    /// Pseudo-legal non-captures.
+    /// Append the pseudo-legal non-captures.
     pub fn gen_quiets(&self, list: &mut MoveList) {
         self.generate::<QUIETS>(&mut |m| list.push(m));
     }
 
-    /// All pseudo-legal moves.
+    /// Append all pseudo-legal moves.
     pub fn gen_pseudo_legal(&self, list: &mut MoveList) {
         self.generate::<ALL>(&mut |m| list.push(m));
     }
 
-    /// All legal moves, captures first.
+    /// All legal moves, captures first. Empty when the side to move is
+    /// mated or stalemated (both lose in Xiangqi).
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         let pins = self.pins();

@@ -1,4 +1,4 @@
-//! Static exchange evaluation: the material outcome of the capture sequence on
+//! Static exchange evaluation ([`Board::see`]): the material outcome of the capture sequence on
 //! one square, each side recapturing with its least valuable attacker.
 //!
 //! Xiangqi attacks depend on the pieces in between: a cannon needs exactly one
@@ -103,8 +103,25 @@ impl Exchange<'_> {
 }
 
 impl Board {
-    /// Material balance of the exchange started by `mv` (a capture or a quiet
-    /// move into attack), from the mover's point of view.
+    /// Static exchange evaluation: the material balance of the exchange on
+    /// the target square started by `mv` (a capture or a quiet move into
+    /// attack), from the mover's point of view, with piece values given by
+    /// the caller. Each side may stop recapturing when that is better for it.
+    /// `mv` should be pseudo-legal; a move from an empty square gives 0.
+    ///
+    /// ```
+    /// use xiangqi::Board;
+    /// use xiangqi::board::PieceValues;
+    ///
+    /// // King, advisor, elephant, horse, rook, cannon, pawn.
+    /// const VALUES: PieceValues = [10_000, 200, 200, 400, 900, 450, 100];
+    /// // The rook takes an undefended horse, then a defended one.
+    /// let board = Board::from_fen("4k4/9/9/9/5n3/9/9/9/9/3K1R3 w")?;
+    /// assert_eq!(board.see(board.parse_move("f0f5")?, &VALUES), 400);
+    /// let board = Board::from_fen("4k4/9/9/5r3/5n3/9/9/9/9/3K1R3 w")?;
+    /// assert_eq!(board.see(board.parse_move("f0f5")?, &VALUES), 400 - 900);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn see(&self, mv: Move, values: &PieceValues) -> i32 {
         let see_value = |kind: PieceKind| values[kind.index()];
         let from = mv.from().index();
@@ -163,7 +180,7 @@ impl Board {
         gains[0]
     }
 
-    /// Is `see(mv) >= threshold`?
+    /// Is [`Board::see`]`(mv) >= threshold`?
     #[inline]
     pub fn see_ge(&self, mv: Move, threshold: i32, values: &PieceValues) -> bool {
         self.see(mv, values) >= threshold

@@ -1,5 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed seed so that keys (and
-//! therefore book files and `bench` signatures) are the same in every build.
+//! therefore opening book files and benchmark signatures) are the same in
+//! every build. [`Board::key`](crate::Board::key) is the XOR of
+//! `PIECE_KEYS[piece][square]` over the pieces on the board, and of
+//! [`SIDE_KEY`] when Black is to move.
 
 use crate::types::{Piece, SQUARES};
 
@@ -28,6 +31,7 @@ const fn piece_keys() -> [[u64; SQUARES]; Piece::COUNT] {
     t
 }
 
+/// One key per piece and square, indexed `[Piece::index()][Square::index()]`.
 pub static PIECE_KEYS: [[u64; SQUARES]; Piece::COUNT] = piece_keys();
 /// XORed in when Black is to move.
 pub const SIDE_KEY: u64 = splitmix64(0x5349_4445).1;
