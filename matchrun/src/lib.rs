@@ -159,23 +159,9 @@ pub fn read_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Today's date as PGN writes it (UTC).
+/// Today's date (UTC) as the PGN Date tag writes it: `YYYY.MM.DD`.
 pub fn pgn_date() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let days = (secs / 86400) as i64;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    format!("{y:04}.{m:02}.{d:02}")
+    jiff::Timestamp::now().strftime("%Y.%m.%d").to_string()
 }
 
 struct Finished {
@@ -407,4 +393,18 @@ fn termination_kind(rec: &GameRecord) -> String {
         }
     }
     rec.termination.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_dates() {
+        let d = pgn_date();
+        let parts: Vec<&str> = d.split('.').collect();
+        assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [4, 2, 2]);
+        assert!(d.chars().all(|c| c.is_ascii_digit() || c == '.'), "{d}");
+        assert!(parts[0] >= "2024", "{d}");
+    }
 }

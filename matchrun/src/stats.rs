@@ -131,38 +131,7 @@ fn los(s: f64, var_of_mean: f64) -> f64 {
             0.5
         };
     }
-    0.5 * (1.0 + erf((s - 0.5) / (2.0 * var_of_mean).sqrt()))
-}
-
-/// The error function (Abramowitz and Stegun 7.1.26 refined by a series for
-/// small arguments; accurate to about 1e-12 over the range used here).
-pub fn erf(x: f64) -> f64 {
-    if x.abs() < 2.5 {
-        // Maclaurin series: 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)).
-        let mut sum = 0.0;
-        let mut term = x;
-        let x2 = x * x;
-        let mut n = 0.0;
-        loop {
-            let add = term / (2.0 * n + 1.0);
-            sum += add;
-            if add.abs() < 1e-17 {
-                break;
-            }
-            n += 1.0;
-            term *= -x2 / n;
-        }
-        sum * 2.0 / std::f64::consts::PI.sqrt()
-    } else {
-        // Continued fraction for erfc, converges fast for |x| >= 2.5.
-        let ax = x.abs();
-        let mut f = 0.0;
-        for k in (1..60).rev() {
-            f = (k as f64 / 2.0) / (ax + f);
-        }
-        let erfc = (-ax * ax).exp() / std::f64::consts::PI.sqrt() / (ax + f);
-        (1.0 - erfc).copysign(x)
-    }
+    0.5 * (1.0 + libm::erf((s - 0.5) / (2.0 * var_of_mean).sqrt()))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -468,6 +437,7 @@ mod tests {
 
     #[test]
     fn erf_values() {
+        use libm::erf;
         assert!((erf(0.0)).abs() < 1e-15);
         assert!((erf(0.5) - 0.520_499_877_813_046_5).abs() < 1e-12);
         assert!((erf(1.0) - 0.842_700_792_949_714_9).abs() < 1e-12);
