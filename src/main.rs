@@ -179,129 +179,40 @@ struct MatchArgs {
     quiet: bool,
 }
 
-/// `k=v,k=v` into a map, with the keys checked against `allowed`.
-fn key_values(
-    text: &str,
-    allowed: &[&str],
-) -> Result<std::collections::HashMap<String, String>, String> {
-    let mut m = std::collections::HashMap::new();
-    for part in text.split(',').filter(|p| !p.is_empty()) {
-        let (k, v) = part
-            .split_once('=')
-            .ok_or_else(|| format!("'{part}' is not key=value"))?;
-        if !allowed.contains(&k) {
-            return Err(format!(
-                "unknown key '{k}' (expected one of {})",
-                allowed.join(", ")
-            ));
-        }
-        m.insert(k.to_string(), v.to_string());
-    }
-    Ok(m)
-}
-
-fn num<T: std::str::FromStr>(
-    m: &std::collections::HashMap<String, String>,
-    k: &str,
-) -> Result<Option<T>, String> {
-    m.get(k)
-        .map(|v| {
-            v.parse::<T>()
-                .map_err(|_| format!("{k}: '{v}' is not a number"))
-        })
-        .transpose()
-}
-
-fn match_config(a: &MatchArgs) -> Result<matchrun::MatchConfig, String> {
+fn match_config(a: &MatchArgs) -> Result<matchrun::MatchConfig, Box<dyn std::error::Error>> {
     use matchrun::engine::EngineSpec;
-    use matchrun::game::{Adjudication, GameConfig, TimeControl};
-    use matchrun::stats::{Sprt, SprtModel};
-    if a.engines.len() != 2 {
-        return Err(format!(
-            "give exactly two --engine options, not {}",
-            a.engines.len()
-        ));
+    use matchrun::game::{Adjudication, DrawRule, GameConfig, ResignRule};
+    use matchrun::stats::Sprt;
+    use matchrun::time_control::TimeControl;
+    let [e0, e1] = a.engines.as_slice() else {
+        return Err(format!("give exactly two --engine options, not {}", a.engines.len()).into());
+    };
+    let engines = [EngineSpec::parse(e0)?, EngineSpec::parse(e1)?];
+    let mut cfg = matchrun::MatchConfig::new(engines, TimeControl::parse(&a.tc)?);
+    if let Some(p) = &a.openings {
+        cfg.openings = matchrun::read_openings(p)?;
     }
-    let e0 = EngineSpec::parse(&a.engines[0])?;
-    let mut e1 = EngineSpec::parse(&a.engines[1])?;
-    if e0.name == e1.name {
-        e1.name.push_str("-2");
-    }
-    let tc = TimeControl::parse(&a.tc)?;
-    let openings = match &a.openings {
-        Some(p) => matchrun::read_openings(p)?,
-        None => vec![START_FEN.to_string()],
-    };
-    let sprt = match &a.sprt {
-        None => None,
-        Some(t) => {
-            let m = key_values(t, &["elo0", "elo1", "alpha", "beta", "model"])?;
-            let model = match m.get("model").map(String::as_str) {
-                None | Some("normalized") => SprtModel::Normalized,
-                Some("logistic") => SprtModel::Logistic,
-                Some(x) => return Err(format!("sprt: model '{x}' is not normalized or logistic")),
-            };
-            let s = Sprt {
-                elo0: num(&m, "elo0")?.unwrap_or(0.0),
-                elo1: num(&m, "elo1")?.unwrap_or(5.0),
-                alpha: num(&m, "alpha")?.unwrap_or(0.05),
-                beta: num(&m, "beta")?.unwrap_or(0.05),
-                model,
-            };
-            if s.elo0 >= s.elo1
-                || !(0.0..0.5).contains(&s.alpha)
-                || !(0.0..0.5).contains(&s.beta)
-                || s.alpha <= 0.0
-                || s.beta <= 0.0
-            {
-                return Err("sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
-            }
-            Some(s)
-        }
-    };
-    let resign = match &a.resign {
-        None => None,
-        Some(t) => {
-            let m = key_values(t, &["movecount", "score"])?;
-            Some((
-                num(&m, "movecount")?.unwrap_or(3),
-                num(&m, "score")?.unwrap_or(1000),
-            ))
-        }
-    };
-    let draw = match &a.draw {
-        None => None,
-        Some(t) => {
-            let m = key_values(t, &["movenumber", "movecount", "score"])?;
-            Some((
-                num(&m, "movenumber")?.unwrap_or(40),
-                num(&m, "movecount")?.unwrap_or(8),
-                num(&m, "score")?.unwrap_or(10),
-            ))
-        }
+    cfg.sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let adjudication = Adjudication {
+        resign: a.resign.as_deref().map(ResignRule::parse).transpose()?,
+        draw: a.draw.as_deref().map(DrawRule::parse).transpose()?,
     };
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    Ok(matchrun::MatchConfig {
-        engines: [e0, e1],
-        openings,
-        games: a.games,
-        tc: tc.clone(),
-        concurrency: a.concurrency.clamp(1, 256),
-        pgn: a.pgn.clone(),
-        chinese_moves: a.chinese,
-        sprt,
-        game: GameConfig {
-            tc: [tc.clone(), tc],
-            tolerance: std::time::Duration::from_millis(a.tolerance_ms),
-            hang_timeout: std::time::Duration::from_secs(a.hang_timeout.max(1)),
-            fold: a.fold as usize,
-            adjudication: Adjudication { resign, draw },
-            max_plies: a.max_plies.max(10),
-        },
-        progress: !a.quiet,
-    })
+    cfg.games = a.games;
+    cfg.concurrency = a.concurrency.clamp(1, 256);
+    cfg.pgn = a.pgn.clone();
+    cfg.chinese_moves = a.chinese;
+    cfg.game = GameConfig {
+        tolerance: std::time::Duration::from_millis(a.tolerance_ms),
+        hang_timeout: std::time::Duration::from_secs(a.hang_timeout.max(1)),
+        fold: a.fold as usize,
+        adjudication,
+        max_plies: a.max_plies.max(10),
+    };
+    cfg.progress = !a.quiet;
+    Ok(cfg)
 }
 
 fn run_match(a: &MatchArgs) -> ExitCode {
