@@ -2,12 +2,18 @@
 //! positions and `go` lines in its dialect, and replies read with deadlines.
 //! Engines that number ranks 1-10 on the wire (Fairy-Stockfish in plain UCI)
 //! get their moves converted both ways.
+//!
+//! Whatever an engine writes is read defensively: lines are cut at
+//! [`MAX_LINE`] bytes, at most [`QUEUE_LINES`] lines wait to be read (an
+//! engine that floods its output waits too), and scores are clamped to the
+//! range of [`MATE`] whatever numbers the engine prints.
 
 use crate::kv::{self, KeyValueError};
 use crate::time_control::{TimeControl, TimeControlError};
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::num::IntErrorKind;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use xiangqi::types::Move;
@@ -137,6 +143,14 @@ impl EngineSpec {
     }
 }
 
+/// Scores as the runner keeps them: centipawns from the engine's side, a
+/// mate in `n` plies as `MATE - n`, being mated in `n` plies as `n - MATE`.
+pub const MATE: i32 = 30000;
+/// Mates further away than this are taken as this far.
+pub const MAX_MATE_PLIES: i32 = 1000;
+/// Centipawn scores are clamped to +-`MAX_CP`, below every mate score.
+pub const MAX_CP: i32 = MATE - MAX_MATE_PLIES - 1;
+
 /// What an engine answered to `go`.
 #[derive(Clone, Debug, Default)]
 pub struct Reply {
@@ -144,8 +158,7 @@ pub struct Reply {
     /// `nobestmove`, `bestmove (none)` and the like.
     pub mv: Option<String>,
     pub resign: bool,
-    /// Score of the last `info` line, from the engine's side, in centipawns
-    /// (mates as +-(30000 - plies)).
+    /// Score of the last `info` line, from the engine's side (see [`MATE`]).
     pub score: Option<i32>,
     pub depth: Option<u32>,
     pub elapsed: Duration,
@@ -178,25 +191,59 @@ pub enum StartError {
     Setup { name: String, failure: Failure },
 }
 
+/// Longest line kept from an engine, in bytes; the rest of a longer line is
+/// read and dropped.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Lines read ahead of the runner. When they are not taken, the reader
+/// stops reading, and an engine that goes on writing waits on its pipe.
+pub const QUEUE_LINES: usize = 256;
+
 enum Line {
     Text(String),
     Eof,
 }
 
-/// A thread reading lines from `input`, `Eof` last.
+/// Read one line into `buf` (without its end), keeping at most `max` bytes
+/// of it. Returns false at the end of the input.
+fn read_line_capped(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<bool> {
+    buf.clear();
+    let mut read_any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (line, used, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        let room = max.saturating_sub(buf.len());
+        buf.extend_from_slice(&line[..line.len().min(room)]);
+        r.consume(used);
+        if end {
+            return Ok(true);
+        }
+    }
+}
+
+/// A thread reading lines from `input` into a bounded queue, `Eof` last.
 fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Line> {
-    let (tx, rx) = channel();
+    let (tx, rx) = sync_channel(QUEUE_LINES);
     std::thread::spawn(move || {
         let mut reader = BufReader::new(input);
         let mut buf = Vec::new();
         loop {
-            buf.clear();
-            match reader.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
+            match read_line_capped(&mut reader, &mut buf, MAX_LINE) {
+                Ok(false) | Err(_) => {
                     let _ = tx.send(Line::Eof);
                     return;
                 }
-                Ok(_) => {
+                Ok(true) => {
                     let line = String::from_utf8_lossy(&buf).trim().to_string();
                     if tx.send(Line::Text(line)).is_err() {
                         return;
@@ -453,6 +500,39 @@ impl Drop for Engine {
     }
 }
 
+/// An integer as an engine wrote it, saturated to the range of `i64`.
+fn parse_int(text: &str) -> Option<i64> {
+    match text.parse::<i64>() {
+        Ok(v) => Some(v),
+        Err(e) => match e.kind() {
+            IntErrorKind::PosOverflow => Some(i64::MAX),
+            IntErrorKind::NegOverflow => Some(i64::MIN),
+            _ => None,
+        },
+    }
+}
+
+/// A centipawn score, clamped to +-[`MAX_CP`].
+fn cp_score(text: &str) -> Option<i32> {
+    parse_int(text).map(|v| v.clamp(-i64::from(MAX_CP), i64::from(MAX_CP)) as i32)
+}
+
+/// A `mate N` score (N moves, negative when the engine is mated).
+fn mate_score(text: &str) -> Option<i32> {
+    let moves = parse_int(text)?;
+    let plies = if moves > 0 {
+        moves.saturating_mul(2) - 1
+    } else {
+        moves.saturating_mul(-2)
+    };
+    let plies = plies.min(i64::from(MAX_MATE_PLIES)) as i32;
+    Some(if moves > 0 {
+        MATE - plies
+    } else {
+        plies - MATE
+    })
+}
+
 /// Take the depth and score of an `info` line into `reply`.
 fn parse_info(line: &str, reply: &mut Reply) {
     let t: Vec<&str> = line.split_whitespace().collect();
@@ -467,22 +547,16 @@ fn parse_info(line: &str, reply: &mut Reply) {
             }
             "score" => match t.get(i + 1).copied() {
                 Some("cp") => {
-                    score = t.get(i + 2).and_then(|v| v.parse().ok());
+                    score = t.get(i + 2).and_then(|v| cp_score(v));
                     i += 3;
                 }
                 Some("mate") => {
-                    score = t.get(i + 2).and_then(|v| v.parse::<i32>().ok()).map(|m| {
-                        if m > 0 {
-                            30000 - (2 * m - 1)
-                        } else {
-                            -30000 - 2 * m
-                        }
-                    });
+                    score = t.get(i + 2).and_then(|v| mate_score(v));
                     i += 3;
                 }
                 // UCCI writes the number alone.
                 Some(v) => {
-                    score = v.parse().ok();
+                    score = cp_score(v);
                     i += 2;
                 }
                 None => i += 1,
@@ -499,6 +573,9 @@ fn parse_info(line: &str, reply: &mut Reply) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Cursor;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn rank_shifts() {
@@ -542,5 +619,96 @@ mod tests {
             "engine spec: unknown key 'hash'"
         );
         assert!(EngineSpec::parse("cmd=x,tc=fast").is_err());
+    }
+
+    #[test]
+    fn scores_saturate() {
+        let score = |line: &str| {
+            let mut r = Reply::default();
+            parse_info(line, &mut r);
+            r.score
+        };
+        assert_eq!(score("info depth 5 score cp 35 pv h2e2"), Some(35));
+        assert_eq!(score("info depth 5 score mate 1"), Some(MATE - 1));
+        assert_eq!(score("info depth 5 score mate -2"), Some(4 - MATE));
+        assert_eq!(score("info depth 5 score mate 0"), Some(-MATE));
+        assert_eq!(score("info depth 5 score 120"), Some(120));
+        // Out-of-range numbers neither panic nor wrap.
+        let mated = MAX_MATE_PLIES - MATE;
+        let mates = MATE - MAX_MATE_PLIES;
+        for (line, want) in [
+            ("info score mate -2147483648", mated),
+            ("info score mate 2147483647", mates),
+            ("info score mate -9223372036854775808", mated),
+            ("info score mate 99999999999999999999999", mates),
+            ("info score mate -99999999999999999999999", mated),
+            ("info score cp 99999999999999", MAX_CP),
+            ("info score cp -99999999999999999999999", -MAX_CP),
+            ("info score cp -2147483648", -MAX_CP),
+            ("info score 99999999999999999999999", MAX_CP),
+        ] {
+            assert_eq!(score(line), Some(want), "{line}");
+        }
+        assert_eq!(score("info score cp abc"), None);
+        // Every mate score is beyond every centipawn score.
+        assert!(mates > MAX_CP);
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let mut input = vec![b'x'; 10 * MAX_LINE];
+        input.extend_from_slice(b"\nreadyok\nlast");
+        let mut r = BufReader::with_capacity(1000, Cursor::new(input));
+        let mut buf = Vec::new();
+        assert!(read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        assert_eq!(buf.len(), MAX_LINE);
+        assert!(read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        assert_eq!(buf, b"readyok");
+        assert!(read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        assert_eq!(buf, b"last");
+        assert!(!read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        let rx = spawn_reader(Cursor::new(b"a\r\n\nb".to_vec()));
+        let lines: Vec<String> = rx
+            .iter()
+            .map_while(|l| match l {
+                Line::Text(t) => Some(t),
+                Line::Eof => None,
+            })
+            .collect();
+        assert_eq!(lines, ["a", "", "b"]);
+    }
+
+    /// Endless engine output, counting the bytes taken from it.
+    struct Flood(Arc<AtomicUsize>);
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            const LINE: &[u8] = b"info depth 1 score cp 0 nodes 1 pv h2e2\n";
+            let n = buf.len().min(4096);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = LINE[(self.0.load(Ordering::Relaxed) + i) % LINE.len()];
+            }
+            self.0.fetch_add(n, Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_flood_of_output_waits_for_the_reader() {
+        let taken = Arc::new(AtomicUsize::new(0));
+        let rx = spawn_reader(Flood(taken.clone()));
+        std::thread::sleep(Duration::from_millis(300));
+        let first = taken.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(300));
+        let second = taken.load(Ordering::Relaxed);
+        // The queue is full and the reader waits: nothing more is read.
+        assert_eq!(first, second);
+        assert!(second <= (QUEUE_LINES + 2) * 64 + 2 * 8192, "{second}");
+        // Taking lines lets it go on (past what its buffer holds).
+        for _ in 0..QUEUE_LINES + 1000 {
+            assert!(matches!(rx.recv().unwrap(), Line::Text(t) if t.starts_with("info")));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(taken.load(Ordering::Relaxed) > second);
     }
 }

@@ -7,7 +7,7 @@ use xiangqi::{Board, Color, Move};
 #[derive(Clone, Debug)]
 pub struct MoveRecord {
     pub mv: Move,
-    /// The mover's last reported score, in centipawns (mates as +-(30000 - plies)).
+    /// The mover's last reported score (see [`crate::engine::MATE`]).
     pub score: Option<i32>,
     /// The depth of that score.
     pub depth: Option<u32>,
