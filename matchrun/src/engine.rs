@@ -2,13 +2,23 @@
 //! positions and `go` lines in its dialect, and replies read with deadlines.
 //! Engines that number ranks 1-10 on the wire (Fairy-Stockfish in plain UCI)
 //! get their moves converted both ways.
+//!
+//! Whatever an engine writes is read defensively: lines are cut at
+//! [`MAX_LINE`] bytes, at most [`QUEUE_LINES`] lines wait to be read (an
+//! engine that floods its output waits too), and scores are clamped to the
+//! range of [`MATE`] whatever numbers the engine prints.
 
-use std::io::{BufRead, BufReader, Write};
+use crate::kv::{self, KeyValueError};
+use crate::time_control::{TimeControl, TimeControlError};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::num::IntErrorKind;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
+use thiserror::Error;
 use xiangqi::types::Move;
 
+/// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
     Uci,
@@ -18,84 +28,128 @@ pub enum Proto {
 /// How an engine is started and spoken to (`--engine name=..,cmd=..,...`).
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
+    /// The name in the PGN and the summary.
     pub name: String,
+    /// The program to run.
     pub cmd: String,
+    /// Its command-line arguments.
     pub args: Vec<String>,
+    /// Its working directory (default: the runner's).
     pub dir: Option<String>,
     pub proto: Proto,
+    /// Options set after the handshake, as (name, value).
     pub options: Vec<(String, String)>,
     /// The engine numbers ranks 1-10 (Fairy-Stockfish's plain UCI).
     pub ranks_from_one: bool,
     /// UCCI time unit: milliseconds unless the engine is set to seconds.
     pub ucci_seconds: bool,
-    /// A time control for this engine only (overrides `--tc`).
-    pub tc: Option<String>,
+    /// A time control for this engine only (overrides the match's).
+    pub tc: Option<TimeControl>,
+}
+
+/// An engine spec that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SpecError {
+    #[error("engine spec: {0}")]
+    Syntax(#[from] KeyValueError),
+    #[error("engine spec: unknown key '{0}'")]
+    UnknownKey(String),
+    #[error("engine spec: proto '{0}' is not uci or ucci")]
+    Proto(String),
+    #[error("engine spec: ranks '{0}' is not 0-9 or 1-10")]
+    Ranks(String),
+    #[error("engine spec: timeunit '{0}' is not ms or s")]
+    TimeUnit(String),
+    #[error("engine spec: {0}")]
+    TimeControl(#[from] TimeControlError),
+    #[error("engine spec: cmd= is required")]
+    MissingCmd,
 }
 
 impl EngineSpec {
-    /// Parse `name=A,cmd=PATH,proto=uci,option.Hash=64,arg=-x,ranks=1,timeunit=s,dir=D,tc=..`.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        let mut spec = EngineSpec {
-            name: String::new(),
-            cmd: String::new(),
+    /// An engine run as `cmd` (no arguments), named after the file, speaking `proto`.
+    pub fn new(cmd: &str, proto: Proto) -> EngineSpec {
+        EngineSpec {
+            name: std::path::Path::new(cmd)
+                .file_name()
+                .map_or(cmd.to_string(), |f| f.to_string_lossy().to_string()),
+            cmd: cmd.to_string(),
             args: Vec::new(),
             dir: None,
-            proto: Proto::Uci,
+            proto,
             options: Vec::new(),
             ranks_from_one: false,
             ucci_seconds: false,
             tc: None,
-        };
-        for part in text.split(',') {
-            let (k, v) = part
-                .split_once('=')
-                .ok_or_else(|| format!("engine spec: '{part}' is not key=value"))?;
+        }
+    }
+
+    /// Parse `name=A,cmd=PATH,proto=uci|ucci,option.NAME=VALUE,arg=ARG,dir=DIR,
+    /// ranks=0-9|1-10,timeunit=ms|s,tc=TC` (only `cmd` is required; `arg`
+    /// and `option.*` may repeat; the name defaults to the program's file name).
+    pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
+        let pairs = kv::parse(text)?;
+        let cmd = pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == "cmd")
+            .map(|(_, v)| *v)
+            .filter(|v| !v.is_empty());
+        let mut spec = EngineSpec::new(cmd.unwrap_or(""), Proto::Uci);
+        let mut name = None;
+        for (k, v) in pairs {
             match k {
-                "name" => spec.name = v.to_string(),
-                "cmd" => spec.cmd = v.to_string(),
+                "name" => name = Some(v.to_string()),
+                "cmd" => {}
                 "arg" => spec.args.push(v.to_string()),
                 "dir" => spec.dir = Some(v.to_string()),
                 "proto" => {
                     spec.proto = match v.to_ascii_lowercase().as_str() {
                         "uci" => Proto::Uci,
                         "ucci" => Proto::Ucci,
-                        _ => return Err(format!("engine spec: proto '{v}' is not uci or ucci")),
+                        _ => return Err(SpecError::Proto(v.to_string())),
                     }
                 }
                 "ranks" => {
                     spec.ranks_from_one = match v {
                         "0" | "0-9" => false,
                         "1" | "1-10" => true,
-                        _ => return Err(format!("engine spec: ranks '{v}' is not 0-9 or 1-10")),
+                        _ => return Err(SpecError::Ranks(v.to_string())),
                     }
                 }
                 "timeunit" => {
                     spec.ucci_seconds = match v {
                         "ms" => false,
                         "s" => true,
-                        _ => return Err(format!("engine spec: timeunit '{v}' is not ms or s")),
+                        _ => return Err(SpecError::TimeUnit(v.to_string())),
                     }
                 }
-                "tc" => spec.tc = Some(v.to_string()),
+                "tc" => spec.tc = Some(TimeControl::parse(v)?),
                 _ => match k.strip_prefix("option.") {
-                    Some(name) if !name.is_empty() => {
-                        spec.options.push((name.to_string(), v.to_string()))
+                    Some(option) if !option.is_empty() => {
+                        spec.options.push((option.to_string(), v.to_string()))
                     }
-                    _ => return Err(format!("engine spec: unknown key '{k}'")),
+                    _ => return Err(SpecError::UnknownKey(k.to_string())),
                 },
             }
         }
-        if spec.cmd.is_empty() {
-            return Err("engine spec: cmd= is required".into());
+        if cmd.is_none() {
+            return Err(SpecError::MissingCmd);
         }
-        if spec.name.is_empty() {
-            spec.name = std::path::Path::new(&spec.cmd)
-                .file_name()
-                .map_or(spec.cmd.clone(), |f| f.to_string_lossy().to_string());
+        if let Some(name) = name.filter(|n| !n.is_empty()) {
+            spec.name = name;
         }
         Ok(spec)
     }
 }
+
+/// Scores as the runner keeps them: centipawns from the engine's side, a
+/// mate in `n` plies as `MATE - n`, being mated in `n` plies as `n - MATE`.
+pub const MATE: i32 = 30000;
+/// Mates further away than this are taken as this far.
+pub const MAX_MATE_PLIES: i32 = 1000;
+/// Centipawn scores are clamped to +-`MAX_CP`, below every mate score.
+pub const MAX_CP: i32 = MATE - MAX_MATE_PLIES - 1;
 
 /// What an engine answered to `go`.
 #[derive(Clone, Debug, Default)]
@@ -104,32 +158,111 @@ pub struct Reply {
     /// `nobestmove`, `bestmove (none)` and the like.
     pub mv: Option<String>,
     pub resign: bool,
-    /// Score of the last `info` line, from the engine's side, in centipawns
-    /// (mates as +-(30000 - plies)).
+    /// Score of the last `info` line, from the engine's side (see [`MATE`]).
     pub score: Option<i32>,
     pub depth: Option<u32>,
     pub elapsed: Duration,
 }
 
+/// How talking to an engine went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum Failure {
     /// The process ended (or its pipes broke).
+    #[error("{0}")]
     Crash(String),
     /// No answer before the deadline.
+    #[error("no answer in time")]
     Timeout,
 }
+
+/// An engine that could not be started and set up.
+#[derive(Debug, Error)]
+pub enum StartError {
+    #[error("cannot start {cmd}: {source}")]
+    Spawn {
+        cmd: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{name} handshake: {failure}")]
+    Handshake { name: String, failure: Failure },
+    /// Setting its options or waiting for `readyok` failed.
+    #[error("{name}: {failure}")]
+    Setup { name: String, failure: Failure },
+}
+
+/// Longest line kept from an engine, in bytes; the rest of a longer line is
+/// read and dropped.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Lines read ahead of the runner. When they are not taken, the reader
+/// stops reading, and an engine that goes on writing waits on its pipe.
+pub const QUEUE_LINES: usize = 256;
 
 enum Line {
     Text(String),
     Eof,
 }
 
+/// Read one line into `buf` (without its end), keeping at most `max` bytes
+/// of it. Returns false at the end of the input.
+fn read_line_capped(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<bool> {
+    buf.clear();
+    let mut read_any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (line, used, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        let room = max.saturating_sub(buf.len());
+        buf.extend_from_slice(&line[..line.len().min(room)]);
+        r.consume(used);
+        if end {
+            return Ok(true);
+        }
+    }
+}
+
+/// A thread reading lines from `input` into a bounded queue, `Eof` last.
+fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Line> {
+    let (tx, rx) = sync_channel(QUEUE_LINES);
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(input);
+        let mut buf = Vec::new();
+        loop {
+            match read_line_capped(&mut reader, &mut buf, MAX_LINE) {
+                Ok(false) | Err(_) => {
+                    let _ = tx.send(Line::Eof);
+                    return;
+                }
+                Ok(true) => {
+                    let line = String::from_utf8_lossy(&buf).trim().to_string();
+                    if tx.send(Line::Text(line)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+/// An engine process with the handshake done.
 pub struct Engine {
     pub spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
     rx: Receiver<Line>,
     /// The engine announced `UCI_Variant` (then it is set to xiangqi).
-    pub has_variant: bool,
+    has_variant: bool,
 }
 
 /// Convert a move between 0-9 and 1-10 rank numbering (`delta` = +1 or -1).
@@ -157,7 +290,11 @@ pub fn shift_ranks(mv: &str, delta: i32) -> Option<String> {
 
 impl Engine {
     /// Start the process and complete the handshake (within 10 s).
-    pub fn start(spec: &EngineSpec) -> Result<Engine, String> {
+    pub fn start(spec: &EngineSpec) -> Result<Engine, StartError> {
+        let spawn_error = |source| StartError::Spawn {
+            cmd: spec.cmd.clone(),
+            source,
+        };
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -166,86 +303,63 @@ impl Engine {
         if let Some(d) = &spec.dir {
             cmd.current_dir(d);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", spec.cmd))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(Line::Eof);
-                        return;
-                    }
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(Line::Text(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let mut child = cmd.spawn().map_err(spawn_error)?;
+        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            return Err(spawn_error(io::Error::other("no pipes")));
+        };
         let mut e = Engine {
             spec: spec.clone(),
             child,
             stdin,
-            rx,
+            rx: spawn_reader(stdout),
             has_variant: false,
+        };
+        let handshake = |failure| StartError::Handshake {
+            name: spec.name.clone(),
+            failure,
+        };
+        let setup = |failure| StartError::Setup {
+            name: spec.name.clone(),
+            failure,
         };
         let deadline = Instant::now() + Duration::from_secs(10);
         let (hello, ok) = match spec.proto {
             Proto::Uci => ("uci", "uciok"),
             Proto::Ucci => ("ucci", "ucciok"),
         };
-        e.send(hello).map_err(|f| e.describe(f))?;
+        e.send(hello).map_err(handshake)?;
         let mut announced_millisec = false;
         loop {
-            match e.next_line(deadline) {
-                Ok(l) if l == ok => break,
-                Ok(l) => {
-                    if l.contains("UCI_Variant") {
-                        e.has_variant = true;
-                    }
-                    if l.starts_with("option usemillisec") {
-                        announced_millisec = true;
-                    }
-                }
-                Err(f) => return Err(format!("{} handshake: {}", spec.name, e.describe(f))),
+            let l = e.next_line(deadline).map_err(handshake)?;
+            if l == ok {
+                break;
+            }
+            if l.contains("UCI_Variant") {
+                e.has_variant = true;
+            }
+            if l.starts_with("option usemillisec") {
+                announced_millisec = true;
             }
         }
         if e.has_variant && spec.proto == Proto::Uci {
             e.send("setoption name UCI_Variant value xiangqi")
-                .map_err(|f| e.describe(f))?;
+                .map_err(setup)?;
         }
         if spec.proto == Proto::Ucci && announced_millisec && !spec.ucci_seconds {
-            e.send("setoption usemillisec true")
-                .map_err(|f| e.describe(f))?;
+            e.send("setoption usemillisec true").map_err(setup)?;
         }
         for (name, value) in &spec.options {
             let line = match spec.proto {
                 Proto::Uci => format!("setoption name {name} value {value}"),
                 Proto::Ucci => format!("setoption {name} {value}"),
             };
-            e.send(&line).map_err(|f| e.describe(f))?;
+            e.send(&line).map_err(setup)?;
         }
-        e.ready(Duration::from_secs(10))
-            .map_err(|f| format!("{}: {}", spec.name, e.describe(f)))?;
+        e.ready(Duration::from_secs(10)).map_err(setup)?;
         Ok(e)
     }
 
-    fn describe(&mut self, f: Failure) -> String {
-        match f {
-            Failure::Crash(s) => s,
-            Failure::Timeout => "no answer in time".into(),
-        }
-    }
-
+    /// Send one line.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
@@ -278,6 +392,7 @@ impl Engine {
         }
     }
 
+    /// Tell the engine a new game starts, and wait until it is ready.
     pub fn new_game(&mut self) -> Result<(), Failure> {
         match self.spec.proto {
             Proto::Uci => self.send("ucinewgame")?,
@@ -330,7 +445,7 @@ impl Engine {
             };
             let mut t = line.split_whitespace();
             match t.next() {
-                Some("info") => self.parse_info(&line, &mut reply),
+                Some("info") => parse_info(&line, &mut reply),
                 Some("nobestmove") => {
                     reply.elapsed = start.elapsed();
                     return if stopped {
@@ -361,51 +476,6 @@ impl Engine {
         }
     }
 
-    fn parse_info(&self, line: &str, reply: &mut Reply) {
-        let t: Vec<&str> = line.split_whitespace().collect();
-        let mut i = 1;
-        let mut depth = None;
-        let mut score = None;
-        while i < t.len() {
-            match t[i] {
-                "depth" => {
-                    depth = t.get(i + 1).and_then(|d| d.parse().ok());
-                    i += 2;
-                }
-                "score" => {
-                    match t.get(i + 1).copied() {
-                        Some("cp") => {
-                            score = t.get(i + 2).and_then(|v| v.parse().ok());
-                            i += 3;
-                        }
-                        Some("mate") => {
-                            score = t.get(i + 2).and_then(|v| v.parse::<i32>().ok()).map(|m| {
-                                if m > 0 {
-                                    30000 - (2 * m - 1)
-                                } else {
-                                    -30000 - 2 * m
-                                }
-                            });
-                            i += 3;
-                        }
-                        // UCCI writes the number alone.
-                        Some(v) => {
-                            score = v.parse().ok();
-                            i += 2;
-                        }
-                        None => i += 1,
-                    }
-                }
-                "pv" | "string" => break,
-                _ => i += 1,
-            }
-        }
-        if score.is_some() {
-            reply.score = score;
-            reply.depth = depth.or(reply.depth);
-        }
-    }
-
     /// Ask the engine to quit; kill it if it does not.
     pub fn quit(mut self) {
         let _ = self.send("quit");
@@ -430,9 +500,82 @@ impl Drop for Engine {
     }
 }
 
+/// An integer as an engine wrote it, saturated to the range of `i64`.
+fn parse_int(text: &str) -> Option<i64> {
+    match text.parse::<i64>() {
+        Ok(v) => Some(v),
+        Err(e) => match e.kind() {
+            IntErrorKind::PosOverflow => Some(i64::MAX),
+            IntErrorKind::NegOverflow => Some(i64::MIN),
+            _ => None,
+        },
+    }
+}
+
+/// A centipawn score, clamped to +-[`MAX_CP`].
+fn cp_score(text: &str) -> Option<i32> {
+    parse_int(text).map(|v| v.clamp(-i64::from(MAX_CP), i64::from(MAX_CP)) as i32)
+}
+
+/// A `mate N` score (N moves, negative when the engine is mated).
+fn mate_score(text: &str) -> Option<i32> {
+    let moves = parse_int(text)?;
+    let plies = if moves > 0 {
+        moves.saturating_mul(2) - 1
+    } else {
+        moves.saturating_mul(-2)
+    };
+    let plies = plies.min(i64::from(MAX_MATE_PLIES)) as i32;
+    Some(if moves > 0 {
+        MATE - plies
+    } else {
+        plies - MATE
+    })
+}
+
+/// Take the depth and score of an `info` line into `reply`.
+fn parse_info(line: &str, reply: &mut Reply) {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    let mut depth = None;
+    let mut score = None;
+    while i < t.len() {
+        match t[i] {
+            "depth" => {
+                depth = t.get(i + 1).and_then(|d| d.parse().ok());
+                i += 2;
+            }
+            "score" => match t.get(i + 1).copied() {
+                Some("cp") => {
+                    score = t.get(i + 2).and_then(|v| cp_score(v));
+                    i += 3;
+                }
+                Some("mate") => {
+                    score = t.get(i + 2).and_then(|v| mate_score(v));
+                    i += 3;
+                }
+                // UCCI writes the number alone.
+                Some(v) => {
+                    score = cp_score(v);
+                    i += 2;
+                }
+                None => i += 1,
+            },
+            "pv" | "string" => break,
+            _ => i += 1,
+        }
+    }
+    if score.is_some() {
+        reply.score = score;
+        reply.depth = depth.or(reply.depth);
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Cursor;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn rank_shifts() {
@@ -447,16 +590,125 @@ mod tests {
     #[test]
     fn engine_specs() {
         let s = EngineSpec::parse(
-            "name=FSF,cmd=/usr/games/fairy-stockfish,proto=ucci,option.Hash=64,ranks=0-9",
+            "name=FSF,cmd=/usr/games/fairy-stockfish,proto=ucci,option.Hash=64,ranks=0-9,tc=st=1",
         )
         .unwrap();
         assert_eq!(s.name, "FSF");
         assert_eq!(s.proto, Proto::Ucci);
         assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);
-        let s = EngineSpec::parse("cmd=./jiangjun").unwrap();
+        assert_eq!(s.tc, Some(TimeControl::MoveTime(1000)));
+        let s = EngineSpec::parse("cmd=./jiangjun,arg=-a,arg=b").unwrap();
         assert_eq!(s.name, "jiangjun");
-        assert!(EngineSpec::parse("name=x").is_err());
-        assert!(EngineSpec::parse("cmd=x,proto=xboard").is_err());
-        assert!(EngineSpec::parse("cmd=x,bogus").is_err());
+        assert_eq!(s.args, vec!["-a", "b"]);
+        assert_eq!(
+            EngineSpec::parse("name=x").unwrap_err().to_string(),
+            "engine spec: cmd= is required"
+        );
+        assert_eq!(
+            EngineSpec::parse("cmd=x,proto=xboard")
+                .unwrap_err()
+                .to_string(),
+            "engine spec: proto 'xboard' is not uci or ucci"
+        );
+        assert_eq!(
+            EngineSpec::parse("cmd=x,bogus").unwrap_err().to_string(),
+            "engine spec: 'bogus' is not key=value"
+        );
+        assert_eq!(
+            EngineSpec::parse("cmd=x,hash=1").unwrap_err().to_string(),
+            "engine spec: unknown key 'hash'"
+        );
+        assert!(EngineSpec::parse("cmd=x,tc=fast").is_err());
+    }
+
+    #[test]
+    fn scores_saturate() {
+        let score = |line: &str| {
+            let mut r = Reply::default();
+            parse_info(line, &mut r);
+            r.score
+        };
+        assert_eq!(score("info depth 5 score cp 35 pv h2e2"), Some(35));
+        assert_eq!(score("info depth 5 score mate 1"), Some(MATE - 1));
+        assert_eq!(score("info depth 5 score mate -2"), Some(4 - MATE));
+        assert_eq!(score("info depth 5 score mate 0"), Some(-MATE));
+        assert_eq!(score("info depth 5 score 120"), Some(120));
+        // Out-of-range numbers neither panic nor wrap.
+        let mated = MAX_MATE_PLIES - MATE;
+        let mates = MATE - MAX_MATE_PLIES;
+        for (line, want) in [
+            ("info score mate -2147483648", mated),
+            ("info score mate 2147483647", mates),
+            ("info score mate -9223372036854775808", mated),
+            ("info score mate 99999999999999999999999", mates),
+            ("info score mate -99999999999999999999999", mated),
+            ("info score cp 99999999999999", MAX_CP),
+            ("info score cp -99999999999999999999999", -MAX_CP),
+            ("info score cp -2147483648", -MAX_CP),
+            ("info score 99999999999999999999999", MAX_CP),
+        ] {
+            assert_eq!(score(line), Some(want), "{line}");
+        }
+        assert_eq!(score("info score cp abc"), None);
+        // Every mate score is beyond every centipawn score.
+        assert!(mates > MAX_CP);
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let mut input = vec![b'x'; 10 * MAX_LINE];
+        input.extend_from_slice(b"\nreadyok\nlast");
+        let mut r = BufReader::with_capacity(1000, Cursor::new(input));
+        let mut buf = Vec::new();
+        assert!(read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        assert_eq!(buf.len(), MAX_LINE);
+        assert!(read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        assert_eq!(buf, b"readyok");
+        assert!(read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        assert_eq!(buf, b"last");
+        assert!(!read_line_capped(&mut r, &mut buf, MAX_LINE).unwrap());
+        let rx = spawn_reader(Cursor::new(b"a\r\n\nb".to_vec()));
+        let lines: Vec<String> = rx
+            .iter()
+            .map_while(|l| match l {
+                Line::Text(t) => Some(t),
+                Line::Eof => None,
+            })
+            .collect();
+        assert_eq!(lines, ["a", "", "b"]);
+    }
+
+    /// Endless engine output, counting the bytes taken from it.
+    struct Flood(Arc<AtomicUsize>);
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            const LINE: &[u8] = b"info depth 1 score cp 0 nodes 1 pv h2e2\n";
+            let n = buf.len().min(4096);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = LINE[(self.0.load(Ordering::Relaxed) + i) % LINE.len()];
+            }
+            self.0.fetch_add(n, Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_flood_of_output_waits_for_the_reader() {
+        let taken = Arc::new(AtomicUsize::new(0));
+        let rx = spawn_reader(Flood(taken.clone()));
+        std::thread::sleep(Duration::from_millis(300));
+        let first = taken.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(300));
+        let second = taken.load(Ordering::Relaxed);
+        // The queue is full and the reader waits: nothing more is read.
+        assert_eq!(first, second);
+        assert!(second <= (QUEUE_LINES + 2) * 64 + 2 * 8192, "{second}");
+        // Taking lines lets it go on (past what its buffer holds).
+        for _ in 0..QUEUE_LINES + 1000 {
+            assert!(matches!(rx.recv().unwrap(), Line::Text(t) if t.starts_with("info")));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(taken.load(Ordering::Relaxed) > second);
     }
 }

@@ -3,130 +3,112 @@
 //! optional score adjudication.
 
 use crate::engine::{Engine, Failure, Proto};
+use crate::kv::{KeyValueError, KeyValues};
 use crate::pgn::{GameRecord, MoveRecord};
+use crate::time_control::TimeControl;
 use std::time::{Duration, Instant};
 use xiangqi::board::Board;
 use xiangqi::rules::{self, Outcome};
 use xiangqi::types::{Color, Move};
 
-/// A time control, as `--tc` gives it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TimeControl {
-    /// `base+inc` or `moves/base+inc` (seconds on the command line).
-    Clock {
-        base_ms: u64,
-        inc_ms: u64,
-        moves: Option<u32>,
-    },
-    /// `st=SECONDS`: a fixed time per move.
-    MoveTime(u64),
-    /// `nodes=N`.
-    Nodes(u64),
-    /// `depth=N`.
-    Depth(u32),
+/// Resign adjudication: the game is lost for a side when, for `moves`
+/// moves of each side, its score is at most -`score` and the opponent's at
+/// least `score` (`--resign movecount=N,score=CP`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    pub moves: u32,
+    pub score: i32,
 }
 
-impl TimeControl {
-    /// Parse `10+0.1`, `60`, `40/60`, `40/60+0.5`, `st=0.5`, `nodes=5000`, `depth=6`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let secs = |s: &str| -> Result<u64, String> {
-            let v: f64 = s
-                .parse()
-                .map_err(|_| format!("time control: '{s}' is not a number"))?;
-            if !(0.0..1e7).contains(&v) {
-                return Err(format!("time control: '{s}' is out of range"));
-            }
-            Ok((v * 1000.0).round() as u64)
-        };
-        if let Some(v) = text.strip_prefix("st=") {
-            return Ok(TimeControl::MoveTime(secs(v)?.max(1)));
-        }
-        if let Some(v) = text.strip_prefix("nodes=") {
-            return v
-                .parse()
-                .ok()
-                .filter(|&n| n > 0)
-                .map(TimeControl::Nodes)
-                .ok_or_else(|| format!("time control: bad node count '{v}'"));
-        }
-        if let Some(v) = text.strip_prefix("depth=") {
-            return v
-                .parse()
-                .ok()
-                .filter(|&d| (1..=100).contains(&d))
-                .map(TimeControl::Depth)
-                .ok_or_else(|| format!("time control: bad depth '{v}'"));
-        }
-        let (moves, rest) = match text.split_once('/') {
-            Some((m, r)) => (
-                Some(
-                    m.parse::<u32>()
-                        .ok()
-                        .filter(|&m| m > 0)
-                        .ok_or_else(|| format!("time control: bad move count '{m}'"))?,
-                ),
-                r,
-            ),
-            None => (None, text),
-        };
-        let (base, inc) = match rest.split_once('+') {
-            Some((b, i)) => (secs(b)?, secs(i)?),
-            None => (secs(rest)?, 0),
-        };
-        if base == 0 {
-            return Err("time control: the base time must be positive".into());
-        }
-        Ok(TimeControl::Clock {
-            base_ms: base,
-            inc_ms: inc,
-            moves,
+/// Draw adjudication: the game is drawn after `after_move` moves when both
+/// sides' scores stay within +-`score` for `moves` moves each
+/// (`--draw movenumber=N,movecount=M,score=CP`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    pub after_move: u32,
+    pub moves: u32,
+    pub score: i32,
+}
+
+impl ResignRule {
+    /// Parse `movecount=N,score=CP` (defaults 3 and 1000).
+    pub fn parse(text: &str) -> Result<ResignRule, KeyValueError> {
+        let kv = KeyValues::parse(text, &["movecount", "score"])?;
+        Ok(ResignRule {
+            moves: kv.number_or("movecount", 3)?,
+            score: kv.number_or("score", 1000)?,
         })
     }
 }
 
-impl std::fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let s = |ms: u64| {
-            let v = ms as f64 / 1000.0;
-            format!("{v}")
-        };
-        match self {
-            TimeControl::Clock {
-                base_ms,
-                inc_ms,
-                moves,
-            } => {
-                if let Some(m) = moves {
-                    write!(f, "{m}/")?;
-                }
-                write!(f, "{}", s(*base_ms))?;
-                if *inc_ms > 0 {
-                    write!(f, "+{}", s(*inc_ms))?;
-                }
-                Ok(())
-            }
-            TimeControl::MoveTime(ms) => write!(f, "st={}", s(*ms)),
-            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
-            TimeControl::Depth(d) => write!(f, "depth={d}"),
-        }
+impl DrawRule {
+    /// Parse `movenumber=N,movecount=M,score=CP` (defaults 40, 8 and 10).
+    pub fn parse(text: &str) -> Result<DrawRule, KeyValueError> {
+        let kv = KeyValues::parse(text, &["movenumber", "movecount", "score"])?;
+        Ok(DrawRule {
+            after_move: kv.number_or("movenumber", 40)?,
+            moves: kv.number_or("movecount", 8)?,
+            score: kv.number_or("score", 10)?,
+        })
     }
 }
 
 /// Score adjudication settings (engine scores in centipawns, own side's view).
 #[derive(Clone, Debug, Default)]
 pub struct Adjudication {
-    /// Resign when, for this many moves of each side, the loser's score is
-    /// at most -score and the winner's at least +score.
-    pub resign: Option<(u32, i32)>,
-    /// Draw after this move number when both sides' scores stay within
-    /// +-score for this many moves each.
-    pub draw: Option<(u32, u32, i32)>,
+    pub resign: Option<ResignRule>,
+    pub draw: Option<DrawRule>,
 }
 
+/// How many moves in a row each side's score has met each adjudication rule.
+#[derive(Debug, Default)]
+struct ScoreRuns {
+    losing: [u32; 2],
+    winning: [u32; 2],
+    quiet: [u32; 2],
+}
+
+impl ScoreRuns {
+    /// Count the score of the move `side` just played (`None`: no score).
+    fn record(&mut self, adj: &Adjudication, side: usize, score: Option<i32>) {
+        let Some(sc) = score.map(i64::from) else {
+            self.losing[side] = 0;
+            self.winning[side] = 0;
+            self.quiet[side] = 0;
+            return;
+        };
+        let run = |n: u32, kept: bool| if kept { n.saturating_add(1) } else { 0 };
+        if let Some(r) = adj.resign {
+            let limit = i64::from(r.score);
+            self.losing[side] = run(self.losing[side], sc <= -limit);
+            self.winning[side] = run(self.winning[side], sc >= limit);
+        }
+        if let Some(d) = adj.draw {
+            self.quiet[side] = run(self.quiet[side], sc.abs() <= i64::from(d.score));
+        }
+    }
+
+    /// The side (colour index) the resign rule gives the game against;
+    /// `mover` just moved.
+    fn resign_loser(&self, rule: ResignRule, mover: usize) -> Option<usize> {
+        let other = 1 - mover;
+        let mut loser = None;
+        for (l, w) in [(mover, other), (other, mover)] {
+            if self.losing[l] >= rule.moves && self.winning[w] >= rule.moves {
+                loser = Some(l);
+            }
+        }
+        loser
+    }
+
+    fn both_quiet(&self, rule: DrawRule) -> bool {
+        self.quiet[0] >= rule.moves && self.quiet[1] >= rule.moves
+    }
+}
+
+/// Settings of a game but its time controls.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    /// Time control of Red and of Black.
-    pub tc: [TimeControl; 2],
     /// Extra time an engine may use beyond its clock before it loses on time.
     pub tolerance: Duration,
     /// How long a node- or depth-limited search may take before it counts as a hang.
@@ -136,6 +118,20 @@ pub struct GameConfig {
     pub adjudication: Adjudication,
     /// Safety net: the game is drawn after this many plies.
     pub max_plies: usize,
+}
+
+impl Default for GameConfig {
+    /// 100 ms tolerance, 60 s hang timeout, threefold repetition, no
+    /// adjudication, a draw at 1000 plies.
+    fn default() -> GameConfig {
+        GameConfig {
+            tolerance: Duration::from_millis(100),
+            hang_timeout: Duration::from_secs(60),
+            fold: 3,
+            adjudication: Adjudication::default(),
+            max_plies: 1000,
+        }
+    }
 }
 
 /// The end of a game: the result and which engines misbehaved (to restart).
@@ -150,8 +146,15 @@ struct Clock {
     moves_to_go: Option<u32>,
 }
 
-/// Play a game from `fen`; `engines[0]` plays Red.
-pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize) -> Played {
+/// Play a game from `fen`; `engines[0]` plays Red, with the time control
+/// `tc[0]`. `round` is the game's number in the PGN.
+pub fn play(
+    engines: [&mut Engine; 2],
+    fen: &str,
+    tc: &[TimeControl; 2],
+    cfg: &GameConfig,
+    round: usize,
+) -> Played {
     let names = [engines[0].spec.name.clone(), engines[1].spec.name.clone()];
     let mut rec = GameRecord {
         round,
@@ -162,10 +165,10 @@ pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize
         result: "*",
         termination: "unterminated",
         reason: String::new(),
-        time_control: if cfg.tc[0] == cfg.tc[1] {
-            cfg.tc[0].to_string()
+        time_control: if tc[0] == tc[1] {
+            tc[0].to_string()
         } else {
-            format!("{} vs {}", cfg.tc[0], cfg.tc[1])
+            format!("{} vs {}", tc[0], tc[1])
         },
     };
     let mut broken = [false; 2];
@@ -193,7 +196,7 @@ pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize
             };
         }
     }
-    let mut clocks: [Clock; 2] = std::array::from_fn(|i| match cfg.tc[i] {
+    let mut clocks: [Clock; 2] = std::array::from_fn(|i| match tc[i] {
         TimeControl::Clock { base_ms, moves, .. } => Clock {
             left_ms: base_ms as i64,
             moves_to_go: moves,
@@ -206,9 +209,7 @@ pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize
     // The position sent to the engines: the last irreversible one and the moves since.
     let mut base_fen = fen.to_string();
     let mut since: Vec<Move> = Vec::new();
-    let mut losing = [0u32; 2];
-    let mut winning = [0u32; 2];
-    let mut quiet = [0u32; 2];
+    let mut runs = ScoreRuns::default();
     let start_fullmove = board.fullmove();
     loop {
         match rules::judge(&board, cfg.fold) {
@@ -237,11 +238,11 @@ pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize
         let go = go_line(
             engines[s].spec.proto,
             engines[s].spec.ucci_seconds,
-            &cfg.tc[s],
+            &tc[s],
             us,
             &clocks,
         );
-        let wait = match cfg.tc[s] {
+        let wait = match tc[s] {
             TimeControl::Clock { .. } => {
                 Duration::from_millis(clocks[s].left_ms.max(0) as u64) + cfg.tolerance
             }
@@ -256,7 +257,7 @@ pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize
         let reply = match engines[s].go(&go, Instant::now() + wait) {
             Ok(r) => r,
             Err(f) => {
-                let timed = !matches!(cfg.tc[s], TimeControl::Nodes(_) | TimeControl::Depth(_));
+                let timed = !matches!(tc[s], TimeControl::Nodes(_) | TimeControl::Depth(_));
                 if matches!(f, Failure::Timeout) && timed {
                     lose(&mut rec, us, &names, "time forfeit", "lost on time".into());
                 } else {
@@ -267,7 +268,7 @@ pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize
             }
         };
         let used = reply.elapsed.as_millis() as i64;
-        match cfg.tc[s] {
+        match tc[s] {
             TimeControl::Clock {
                 base_ms,
                 inc_ms,
@@ -348,42 +349,23 @@ pub fn play(engines: [&mut Engine; 2], fen: &str, cfg: &GameConfig, round: usize
             since.push(mv);
         }
         // Score adjudication.
-        if let Some(sc) = reply.score {
-            let adj = &cfg.adjudication;
-            if let Some((_, limit)) = adj.resign {
-                losing[s] = if sc <= -limit { losing[s] + 1 } else { 0 };
-                winning[s] = if sc >= limit { winning[s] + 1 } else { 0 };
-            }
-            if let Some((_, _, limit)) = adj.draw {
-                quiet[s] = if sc.abs() <= limit { quiet[s] + 1 } else { 0 };
-            }
-        } else {
-            losing[s] = 0;
-            winning[s] = 0;
-            quiet[s] = 0;
+        let adj = &cfg.adjudication;
+        runs.record(adj, s, reply.score);
+        if let Some(rule) = adj.resign
+            && let Some(l) = runs.resign_loser(rule, s)
+        {
+            lose(
+                &mut rec,
+                Color::from_index(l),
+                &names,
+                "adjudication",
+                "both engines agree the game is lost".into(),
+            );
+            break;
         }
-        if let Some((count, _)) = cfg.adjudication.resign {
-            let o = 1 - s;
-            for (l, w) in [(s, o), (o, s)] {
-                if losing[l] >= count && winning[w] >= count {
-                    let loser = Color::from_index(l);
-                    lose(
-                        &mut rec,
-                        loser,
-                        &names,
-                        "adjudication",
-                        "both engines agree the game is lost".into(),
-                    );
-                }
-            }
-            if rec.result != "*" {
-                break;
-            }
-        }
-        if let Some((movenumber, count, _)) = cfg.adjudication.draw
-            && board.fullmove().saturating_sub(start_fullmove) >= movenumber
-            && quiet[0] >= count
-            && quiet[1] >= count
+        if let Some(rule) = adj.draw
+            && board.fullmove().saturating_sub(start_fullmove) >= rule.after_move
+            && runs.both_quiet(rule)
         {
             rec.result = "1/2-1/2";
             rec.termination = "adjudication";
@@ -499,45 +481,77 @@ mod tests {
     use super::*;
 
     #[test]
-    fn time_controls() {
+    fn adjudication_rules() {
         assert_eq!(
-            TimeControl::parse("10+0.1").unwrap(),
-            TimeControl::Clock {
-                base_ms: 10000,
-                inc_ms: 100,
-                moves: None
+            ResignRule::parse("movecount=5").unwrap(),
+            ResignRule {
+                moves: 5,
+                score: 1000
             }
         );
         assert_eq!(
-            TimeControl::parse("40/60").unwrap(),
-            TimeControl::Clock {
-                base_ms: 60000,
-                inc_ms: 0,
-                moves: Some(40)
+            DrawRule::parse("").unwrap(),
+            DrawRule {
+                after_move: 40,
+                moves: 8,
+                score: 10
             }
         );
         assert_eq!(
-            TimeControl::parse("st=0.5").unwrap(),
-            TimeControl::MoveTime(500)
+            ResignRule::parse("movecount=5,scor=3")
+                .unwrap_err()
+                .to_string(),
+            "unknown key 'scor' (expected one of movecount, score)"
         );
         assert_eq!(
-            TimeControl::parse("nodes=5000").unwrap(),
-            TimeControl::Nodes(5000)
+            DrawRule::parse("score=x").unwrap_err().to_string(),
+            "score: 'x' is not a number"
         );
-        assert_eq!(
-            TimeControl::parse("depth=6").unwrap(),
-            TimeControl::Depth(6)
-        );
-        for bad in [
-            "", "x", "0", "10+x", "0/10", "nodes=0", "depth=0", "-5", "st=abc",
-        ] {
-            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+    }
+
+    #[test]
+    fn score_runs_take_any_score() {
+        let adj = Adjudication {
+            resign: Some(ResignRule {
+                moves: 2,
+                score: 500,
+            }),
+            draw: Some(DrawRule {
+                after_move: 0,
+                moves: 2,
+                score: 10,
+            }),
+        };
+        let mut runs = ScoreRuns::default();
+        for (side, score) in [(0, -600), (1, 700), (0, -900), (1, 800)] {
+            runs.record(&adj, side, Some(score));
         }
-        assert_eq!(TimeControl::parse("10+0.1").unwrap().to_string(), "10+0.1");
-        assert_eq!(
-            TimeControl::parse("40/60+0.5").unwrap().to_string(),
-            "40/60+0.5"
-        );
+        assert_eq!(runs.resign_loser(adj.resign.unwrap(), 1), Some(0));
+        runs.record(&adj, 0, None);
+        assert_eq!(runs.resign_loser(adj.resign.unwrap(), 0), None);
+        // Extreme scores and limits neither overflow nor panic.
+        let adj = Adjudication {
+            resign: Some(ResignRule {
+                moves: 1,
+                score: i32::MIN,
+            }),
+            draw: Some(DrawRule {
+                after_move: 0,
+                moves: 1,
+                score: i32::MAX,
+            }),
+        };
+        let mut runs = ScoreRuns::default();
+        runs.record(&adj, 0, Some(i32::MIN));
+        runs.record(&adj, 1, Some(i32::MAX));
+        assert_eq!(runs.quiet, [0, 1]);
+        assert!(runs.resign_loser(adj.resign.unwrap(), 1).is_some());
+        let mut runs = ScoreRuns {
+            quiet: [u32::MAX; 2],
+            ..ScoreRuns::default()
+        };
+        runs.record(&adj, 0, Some(0));
+        assert_eq!(runs.quiet[0], u32::MAX);
     }
 
     #[test]

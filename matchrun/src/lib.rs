@@ -1,38 +1,123 @@
-//! `jiangjun match`: play engines against each other from an opening file,
-//! each opening twice with colours swapped, several games at once; judge the
-//! games by the project's rules; write PGN; report W/D/L, Elo with its 95%
-//! interval, LOS, pentanomial counts and the SPRT log-likelihood ratio,
-//! stopping early when the SPRT decides.
+//! Engine-vs-engine matches for Xiangqi (Chinese chess) engines that speak
+//! UCI or UCCI, judged by the rules of the [`xiangqi`] crate: the runner,
+//! not the engines, keeps the clocks, checks every move and rules on the
+//! game (checkmate, stalemate, perpetual check and chase, repetition, the
+//! natural-move limit, insufficient material), with optional resign and
+//! draw adjudication by the engines' scores.
+//!
+//! Each opening is played twice with colours swapped, several games at
+//! once. The games can be written as PGN; the [`Summary`] has W/D/L, Elo
+//! with its 95% interval, LOS, pentanomial counts over the game pairs and
+//! the SPRT log-likelihood ratio, and a match with an SPRT stops as soon as
+//! it decides. Engines that crash, hang, play an illegal move or overstep
+//! their time lose that game and are restarted; the match goes on.
+//!
+//! ```no_run
+//! use xiangqi_match::engine::EngineSpec;
+//! use xiangqi_match::time_control::TimeControl;
+//! use xiangqi_match::stats::Sprt;
+//! use xiangqi_match::MatchConfig;
+//!
+//! let new = EngineSpec::parse("name=new,cmd=./engine-new,proto=uci")?;
+//! let old = EngineSpec::parse("name=old,cmd=./engine-old,proto=ucci,option.hashsize=64")?;
+//! let mut cfg = MatchConfig::new([new, old], TimeControl::parse("10+0.1")?);
+//! cfg.games = 200;
+//! cfg.concurrency = 2;
+//! cfg.openings = xiangqi_match::read_openings("openings.epd".as_ref())?;
+//! cfg.sprt = Some(Sprt::parse("elo0=0,elo1=5")?);
+//! cfg.pgn = Some("games.pgn".into());
+//! let summary = xiangqi_match::run(&cfg)?;
+//! print!("{}", summary.report());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Settings given as text (engine specs, time controls, SPRT and
+//! adjudication settings) share one `key=value,...` syntax, see [`kv`].
 
 pub mod engine;
 pub mod game;
+pub mod kv;
 pub mod pgn;
 pub mod stats;
+pub mod time_control;
 
-use engine::{Engine, EngineSpec};
-use game::{GameConfig, TimeControl};
+use engine::{Engine, EngineSpec, StartError};
+use game::GameConfig;
 use pgn::GameRecord;
 use stats::{Penta, Sprt, SprtDecision, Wdl};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
+use thiserror::Error;
+use time_control::TimeControl;
 
+/// What to play: the engines, openings, number of games, clocks and the
+/// settings of each game.
+#[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The two engines; results are from the first one's view.
     pub engines: [EngineSpec; 2],
-    /// Opening positions (FENs); each is played twice.
+    /// Opening positions (FENs); each is played twice, colours swapped.
     pub openings: Vec<String>,
+    /// Games to play (fewer if the SPRT decides first).
     pub games: usize,
+    /// The time control of an engine whose spec has none.
     pub tc: TimeControl,
+    /// Games played at once.
     pub concurrency: usize,
-    pub pgn: Option<std::path::PathBuf>,
+    /// Write the games here.
+    pub pgn: Option<PathBuf>,
+    /// Moves in the PGN in Chinese notation (炮二平五) instead of ICCS (h2e2).
     pub chinese_moves: bool,
+    /// Stop when this SPRT decides.
     pub sprt: Option<Sprt>,
-    /// Settings of each game (its time controls are filled in per game).
+    /// Settings of each game but its time controls.
     pub game: GameConfig,
     /// Print the progress line on stderr.
     pub progress: bool,
+}
+
+impl MatchConfig {
+    /// Two games from the start position at `tc`, one at a time, with the
+    /// default [`GameConfig`], no PGN, no SPRT, no progress line. Two
+    /// engines of the same name are told apart by a `-2` on the second.
+    pub fn new(engines: [EngineSpec; 2], tc: TimeControl) -> MatchConfig {
+        let [a, mut b] = engines;
+        if a.name == b.name {
+            b.name.push_str("-2");
+        }
+        MatchConfig {
+            engines: [a, b],
+            openings: vec![xiangqi::board::START_FEN.to_string()],
+            games: 2,
+            tc,
+            concurrency: 1,
+            pgn: None,
+            chinese_moves: false,
+            sprt: None,
+            game: GameConfig::default(),
+            progress: false,
+        }
+    }
+}
+
+/// A match that could not be played.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// An engine cannot even start (checked before the first game).
+    #[error(transparent)]
+    Start(#[from] StartError),
+    #[error("{}: {source}", .path.display())]
+    CreatePgn {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("writing PGN: {0}")]
+    WritePgn(#[source] std::io::Error),
 }
 
 /// Results from the first engine's point of view.
@@ -41,11 +126,15 @@ pub struct Summary {
     pub names: [String; 2],
     pub wdl: Wdl,
     pub penta: Penta,
+    /// Games by how they ended (checkmate, lost on time, ...).
     pub terminations: BTreeMap<String, u64>,
+    /// The SPRT's log-likelihood ratio and verdict, if there is an SPRT.
     pub llr: Option<f64>,
     pub decision: Option<SprtDecision>,
     pub sprt: Option<Sprt>,
+    /// The time control(s), as text.
     pub tc: String,
+    /// How long the match took.
     pub seconds: f64,
 }
 
@@ -138,10 +227,34 @@ impl Summary {
     }
 }
 
+/// An opening file that cannot be used.
+#[derive(Debug, Error)]
+pub enum OpeningsError {
+    #[error("{}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line that is not a FEN, with its number (from 1).
+    #[error("{}:{line}: {reason}", .path.display())]
+    BadFen {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    #[error("{}: no positions", .path.display())]
+    Empty { path: PathBuf },
+}
+
 /// Read opening FENs from an EPD/FEN file: one position a line, anything
-/// after the first `;` ignored, `#` lines skipped. Every FEN is checked.
-pub fn read_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// after the first `;` ignored, blank and `#` lines skipped. Every FEN is
+/// checked; the first bad one is an error naming its line.
+pub fn read_openings(path: &Path) -> Result<Vec<String>, OpeningsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let fen = line.split(';').next().unwrap_or("").trim();
@@ -150,32 +263,26 @@ pub fn read_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
         }
         match xiangqi::board::Board::from_fen(fen) {
             Ok(b) => out.push(b.to_fen()),
-            Err(e) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
+            Err(e) => {
+                return Err(OpeningsError::BadFen {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    reason: e.to_string(),
+                });
+            }
         }
     }
     if out.is_empty() {
-        return Err(format!("{}: no positions", path.display()));
+        return Err(OpeningsError::Empty {
+            path: path.to_path_buf(),
+        });
     }
     Ok(out)
 }
 
-/// Today's date as PGN writes it (UTC).
+/// Today's date (UTC) as the PGN Date tag writes it: `YYYY.MM.DD`.
 pub fn pgn_date() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let days = (secs / 86400) as i64;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    format!("{y:04}.{m:02}.{d:02}")
+    jiff::Timestamp::now().strftime("%Y.%m.%d").to_string()
 }
 
 struct Finished {
@@ -188,21 +295,20 @@ struct Finished {
 /// Play the match. Engines that cannot be started at all are an error;
 /// after that, crashes, hangs, illegal moves and time losses lose the game
 /// for the engine at fault, which is restarted, and the match goes on.
-pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
+pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     // Fail fast if an engine cannot even start.
     for spec in &cfg.engines {
         Engine::start(spec)?.quit();
     }
-    let tcs: Vec<TimeControl> = cfg
-        .engines
-        .iter()
-        .map(|s| match &s.tc {
-            Some(t) => TimeControl::parse(t),
-            None => Ok(cfg.tc.clone()),
-        })
-        .collect::<Result<_, _>>()?;
+    let tcs: [TimeControl; 2] =
+        std::array::from_fn(|k| cfg.engines[k].tc.clone().unwrap_or_else(|| cfg.tc.clone()));
     let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        Some(p) => Some(
+            std::fs::File::create(p).map_err(|source| MatchError::CreatePgn {
+                path: p.clone(),
+                source,
+            })?,
+        ),
         None => None,
     };
     let date = pgn_date();
@@ -221,7 +327,7 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
     };
     let (tx, rx) = channel::<Finished>();
     let terminal = std::io::stderr().is_terminal();
-    std::thread::scope(|scope| -> Result<(), String> {
+    std::thread::scope(|scope| -> Result<(), MatchError> {
         for _ in 0..cfg.concurrency.max(1) {
             let tx = tx.clone();
             let (next, stop, tcs) = (&next, &stop, &tcs);
@@ -288,7 +394,7 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
             }
             if let Some(file) = pgn_file.as_mut() {
                 file.write_all(rec.to_pgn(&date, cfg.chinese_moves).as_bytes())
-                    .map_err(|e| format!("writing PGN: {e}"))?;
+                    .map_err(MatchError::WritePgn)?;
                 let _ = file.flush();
             }
             if let Some(sp) = cfg.sprt {
@@ -326,7 +432,7 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, String> {
 fn play_one(
     cfg: &MatchConfig,
     pool: &mut [Option<Engine>; 2],
-    tcs: &[TimeControl],
+    tcs: &[TimeControl; 2],
     fen: &str,
     a_red: bool,
     round: usize,
@@ -360,14 +466,13 @@ fn play_one(
         }
     }
     let (red_k, black_k) = if a_red { (0, 1) } else { (1, 0) };
-    let mut gcfg = cfg.game.clone();
-    gcfg.tc = [tcs[red_k].clone(), tcs[black_k].clone()];
+    let tc = [tcs[red_k].clone(), tcs[black_k].clone()];
     let [p0, p1] = pool;
     let (Some(e0), Some(e1)) = (p0.as_mut(), p1.as_mut()) else {
         unreachable!("both engines were started above")
     };
     let engines = if a_red { [e0, e1] } else { [e1, e0] };
-    let played = game::play(engines, fen, &gcfg, round);
+    let played = game::play(engines, fen, &tc, &cfg.game, round);
     // Restart engines that crashed or hung.
     for (colour, broken) in played.broken.iter().enumerate() {
         if *broken {
@@ -407,4 +512,53 @@ fn termination_kind(rec: &GameRecord) -> String {
         }
     }
     rec.termination.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_name_the_bad_line() {
+        let dir = std::env::temp_dir().join(format!("xm-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("o.epd");
+        let start = xiangqi::board::START_FEN;
+        std::fs::write(&path, format!("# two\n{start}; id \"a\"\n\nnot a fen\n")).unwrap();
+        let e = read_openings(&path).unwrap_err();
+        assert!(matches!(e, OpeningsError::BadFen { line: 4, .. }), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{}:4: ", path.display()))
+        );
+        std::fs::write(&path, format!("{start}\n# end\n")).unwrap();
+        assert_eq!(read_openings(&path).unwrap(), vec![start.to_string()]);
+        std::fs::write(&path, "# nothing\n").unwrap();
+        assert!(matches!(
+            read_openings(&path),
+            Err(OpeningsError::Empty { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(matches!(
+            read_openings(&path),
+            Err(OpeningsError::Read { .. })
+        ));
+    }
+
+    #[test]
+    fn pgn_dates() {
+        let d = pgn_date();
+        let parts: Vec<&str> = d.split('.').collect();
+        assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [4, 2, 2]);
+        assert!(d.chars().all(|c| c.is_ascii_digit() || c == '.'), "{d}");
+        assert!(parts[0] >= "2024", "{d}");
+    }
+
+    #[test]
+    fn same_names_are_told_apart() {
+        let spec = EngineSpec::parse("cmd=./engine").unwrap();
+        let cfg = MatchConfig::new([spec.clone(), spec], TimeControl::Nodes(100));
+        assert_eq!(cfg.engines[0].name, "engine");
+        assert_eq!(cfg.engines[1].name, "engine-2");
+    }
 }

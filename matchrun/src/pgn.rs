@@ -7,20 +7,26 @@ use xiangqi::{Board, Color, Move};
 #[derive(Clone, Debug)]
 pub struct MoveRecord {
     pub mv: Move,
+    /// The mover's last reported score (see [`crate::engine::MATE`]).
     pub score: Option<i32>,
+    /// The depth of that score.
     pub depth: Option<u32>,
+    /// Time the move took.
     pub millis: u64,
 }
 
 /// A finished game, ready to print.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
+    /// The game's number in the match, from 1.
     pub round: usize,
+    /// Engine names.
     pub red: String,
     pub black: String,
+    /// The starting position.
     pub fen: String,
     pub moves: Vec<MoveRecord>,
-    /// "1-0", "0-1" or "1/2-1/2".
+    /// "1-0", "0-1" or "1/2-1/2" ("*" if the game could not be played).
     pub result: &'static str,
     /// PGN Termination tag: normal, time forfeit, rules infraction, adjudication, abandoned.
     pub termination: &'static str,
@@ -30,6 +36,9 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The game as PGN (tags, moves with `{score/depth time}` comments, the
+    /// reason as the last comment), dated `date` (`YYYY.MM.DD`); moves in
+    /// Chinese notation or ICCS.
     pub fn to_pgn(&self, date: &str, chinese_moves: bool) -> String {
         let mut s = String::new();
         let tags = [

@@ -7,9 +7,13 @@
 //! mean score; "normalized" Elo constrains the mean over the standard
 //! deviation).
 
+use crate::kv::{KeyValueError, KeyValues};
+use thiserror::Error;
+
 /// 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// Game results from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
     pub wins: u64,
@@ -25,10 +29,12 @@ pub struct Penta {
 }
 
 impl Wdl {
+    /// Games counted.
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
 
+    /// Mean score per game (1 a win, 1/2 a draw).
     pub fn score(&self) -> f64 {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
@@ -43,6 +49,7 @@ impl Wdl {
             / n
     }
 
+    /// Share of draws.
     pub fn draw_ratio(&self) -> f64 {
         self.draws as f64 / self.games().max(1) as f64
     }
@@ -59,6 +66,7 @@ impl Wdl {
 }
 
 impl Penta {
+    /// Pairs counted.
     pub fn pairs(&self) -> u64 {
         self.counts.iter().sum()
     }
@@ -86,22 +94,9 @@ impl Penta {
             / n
     }
 
+    /// Elo difference and the half-width of its 95% interval, from the pairs.
     pub fn elo(&self) -> (f64, f64) {
         interval(self.score(), self.variance() / self.pairs().max(1) as f64)
-    }
-
-    pub fn los(&self) -> f64 {
-        los(self.score(), self.variance() / self.pairs().max(1) as f64)
-    }
-
-    /// Normalized Elo (Elo per standard deviation, scaled) and its 95% half-width.
-    pub fn nelo(&self) -> (f64, f64) {
-        let var = self.variance();
-        let per = var / self.pairs().max(1) as f64;
-        let f = |s: f64| (s - 0.5) / (2.0 * var).sqrt() * (800.0 / std::f64::consts::LN_10);
-        let s = self.score();
-        let d = Z95 * per.sqrt();
-        (f(s), (f(s + d) - f(s - d)) / 2.0)
     }
 }
 
@@ -111,6 +106,7 @@ pub fn score_to_elo(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
+/// Mean score of a logistic Elo difference.
 pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
@@ -131,46 +127,21 @@ fn los(s: f64, var_of_mean: f64) -> f64 {
             0.5
         };
     }
-    0.5 * (1.0 + erf((s - 0.5) / (2.0 * var_of_mean).sqrt()))
+    0.5 * (1.0 + libm::erf((s - 0.5) / (2.0 * var_of_mean).sqrt()))
 }
 
-/// The error function (Abramowitz and Stegun 7.1.26 refined by a series for
-/// small arguments; accurate to about 1e-12 over the range used here).
-pub fn erf(x: f64) -> f64 {
-    if x.abs() < 2.5 {
-        // Maclaurin series: 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)).
-        let mut sum = 0.0;
-        let mut term = x;
-        let x2 = x * x;
-        let mut n = 0.0;
-        loop {
-            let add = term / (2.0 * n + 1.0);
-            sum += add;
-            if add.abs() < 1e-17 {
-                break;
-            }
-            n += 1.0;
-            term *= -x2 / n;
-        }
-        sum * 2.0 / std::f64::consts::PI.sqrt()
-    } else {
-        // Continued fraction for erfc, converges fast for |x| >= 2.5.
-        let ax = x.abs();
-        let mut f = 0.0;
-        for k in (1..60).rev() {
-            f = (k as f64 / 2.0) / (ax + f);
-        }
-        let erfc = (-ax * ax).exp() / std::f64::consts::PI.sqrt() / (ax + f);
-        (1.0 - erfc).copysign(x)
-    }
-}
-
+/// What the SPRT's Elo bounds measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SprtModel {
+    /// Logistic Elo: the expected score.
     Logistic,
+    /// Normalized Elo: the expected score over its standard deviation
+    /// (independent of the draw ratio).
     Normalized,
 }
 
+/// A sequential probability ratio test of H0: Elo <= `elo0` against
+/// H1: Elo >= `elo1`, with error rates `alpha` (false H1) and `beta` (false H0).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     pub elo0: f64,
@@ -180,6 +151,18 @@ pub struct Sprt {
     pub model: SprtModel,
 }
 
+/// An SPRT settings text that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SprtError {
+    #[error(transparent)]
+    Syntax(#[from] KeyValueError),
+    #[error("sprt: model '{0}' is not normalized or logistic")]
+    Model(String),
+    #[error("sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5")]
+    Bounds,
+}
+
+/// The SPRT's verdict so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {
     Continue,
@@ -190,6 +173,29 @@ pub enum SprtDecision {
 }
 
 impl Sprt {
+    /// Parse `elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized|logistic`
+    /// (those are the defaults of the keys left out).
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
+        let kv = KeyValues::parse(text, &["elo0", "elo1", "alpha", "beta", "model"])?;
+        let model = match kv.get("model") {
+            None | Some("normalized") => SprtModel::Normalized,
+            Some("logistic") => SprtModel::Logistic,
+            Some(x) => return Err(SprtError::Model(x.to_string())),
+        };
+        let s = Sprt {
+            elo0: kv.number_or("elo0", 0.0)?,
+            elo1: kv.number_or("elo1", 5.0)?,
+            alpha: kv.number_or("alpha", 0.05)?,
+            beta: kv.number_or("beta", 0.05)?,
+            model,
+        };
+        let rate = |p: f64| p > 0.0 && p < 0.5;
+        if !(s.elo0 < s.elo1 && rate(s.alpha) && rate(s.beta)) {
+            return Err(SprtError::Bounds);
+        }
+        Ok(s)
+    }
+
     /// (lower, upper) bounds of the log-likelihood ratio.
     pub fn bounds(&self) -> (f64, f64) {
         (
@@ -198,6 +204,7 @@ impl Sprt {
         )
     }
 
+    /// The verdict for a log-likelihood ratio.
     pub fn decide(&self, llr: f64) -> SprtDecision {
         let (lo, hi) = self.bounds();
         if llr >= hi {
@@ -384,15 +391,10 @@ mod tests {
         let (e, err) = p.elo();
         assert!(close(e, 55.58, 0.01), "{e}");
         assert!(close(err, 27.65, 0.01), "{err}");
-        let (ne, nerr) = p.nelo();
-        assert!(close(ne, 57.94, 0.01), "{ne}");
-        assert!(close(nerr, 28.28, 0.01), "{nerr}");
-        assert!(p.los() > 0.99995);
         let p = penta(332, 433, 457, 41, 333, 334);
         let (e, err) = p.elo();
         assert!(close(e, -8.64, 0.01), "{e}");
         assert!(close(err, 10.33, 0.01), "{err}");
-        assert!(close(p.los(), 0.0505, 0.02), "{}", p.los());
         let p = penta(7895, 8757, 5485, 200, 568, 9999);
         let (e, err) = p.elo();
         assert!(close(e, -21.04, 0.01), "{e}");
@@ -468,11 +470,53 @@ mod tests {
 
     #[test]
     fn erf_values() {
+        use libm::erf;
         assert!((erf(0.0)).abs() < 1e-15);
         assert!((erf(0.5) - 0.520_499_877_813_046_5).abs() < 1e-12);
         assert!((erf(1.0) - 0.842_700_792_949_714_9).abs() < 1e-12);
         assert!((erf(-2.0) + 0.995_322_265_018_952_7).abs() < 1e-12);
         assert!((erf(3.0) - 0.999_977_909_503_001_4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sprt_settings() {
+        let s = Sprt::parse("elo0=-1,elo1=4,model=logistic").unwrap();
+        assert_eq!(
+            s,
+            Sprt {
+                elo0: -1.0,
+                elo1: 4.0,
+                alpha: 0.05,
+                beta: 0.05,
+                model: SprtModel::Logistic
+            }
+        );
+        assert_eq!(Sprt::parse("").unwrap().model, SprtModel::Normalized);
+        for (bad, why) in [
+            (
+                "elo0=5,elo1=5",
+                "sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5",
+            ),
+            (
+                "alpha=0",
+                "sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5",
+            ),
+            (
+                "beta=0.5",
+                "sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5",
+            ),
+            (
+                "model=bayes",
+                "sprt: model 'bayes' is not normalized or logistic",
+            ),
+            (
+                "elo=3",
+                "unknown key 'elo' (expected one of elo0, elo1, alpha, beta, model)",
+            ),
+            ("elo1=x", "elo1: 'x' is not a number"),
+        ] {
+            assert_eq!(Sprt::parse(bad).unwrap_err().to_string(), why, "{bad}");
+        }
     }
 
     #[test]

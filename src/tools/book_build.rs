@@ -74,8 +74,7 @@ pub fn build(
             continue;
         };
         used += 1;
-        for text in g.moves.iter().take(opts.max_ply) {
-            let Ok(m) = b.parse_move(text) else { break };
+        for &m in g.moves.iter().take(opts.max_ply) {
             // Points of the side that played the move: 2 for a win, 1 for a draw.
             let red_points = (g.result * 2.0).round() as u32;
             let mover_points = match b.side_to_move() {
@@ -173,9 +172,18 @@ mod tests {
     const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
     fn game(moves: &str, result: f64) -> Game {
+        let mut b = Board::from_fen(START).unwrap();
+        let moves = moves
+            .split_whitespace()
+            .map(|text| {
+                let m = b.parse_move(text).unwrap();
+                b.make_move(m);
+                m
+            })
+            .collect();
         Game {
             fen: START.into(),
-            moves: moves.split_whitespace().map(String::from).collect(),
+            moves,
             result,
         }
     }

@@ -49,6 +49,58 @@ pub fn parse_epd(text: &str) -> Result<Vec<Problem>, String> {
     Ok(out)
 }
 
+/// `jiangjun solve`.
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The suite, e.g. ../shared/data/tactics/mate_suite.epd.
+    pub epd: std::path::PathBuf,
+    /// Milliseconds per position.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+/// Solve every problem of the suite, a line each, then the count.
+pub fn run_suite(a: &SolveArgs) -> std::process::ExitCode {
+    use crate::tools::{EXIT_USAGE, fail};
+    let problems = match std::fs::read_to_string(&a.epd)
+        .map_err(|e| e.to_string())
+        .and_then(|text| parse_epd(&text))
+    {
+        Ok(p) => p,
+        Err(e) => return fail(EXIT_USAGE, format!("{}: {e}", a.epd.display())),
+    };
+    let mut solved = 0;
+    for p in &problems {
+        let o = solve(
+            p,
+            a.movetime,
+            a.threads.clamp(1, 256),
+            a.hash.clamp(1, 65536),
+        );
+        solved += o.solved as usize;
+        println!(
+            "{} {:<32} best {} mate {} (dm {}) depth {}",
+            if o.solved { "solved  " } else { "UNSOLVED" },
+            p.id,
+            o.best.map_or("none".into(), |m| m.to_string()),
+            o.mate.map_or("-".into(), |m| m.to_string()),
+            p.mate_in.map_or("-".into(), |m| m.to_string()),
+            o.depth
+        );
+    }
+    println!(
+        "solved {solved} of {} in {} ms each",
+        problems.len(),
+        a.movetime
+    );
+    std::process::ExitCode::SUCCESS
+}
+
 pub struct Outcome {
     pub solved: bool,
     pub best: Option<Move>,

@@ -8,15 +8,70 @@
 //! a capture or with a winning capture on the board are left out: the
 //! evaluation is for quiet positions.
 
-use crate::tools::records::Game;
+use crate::tools::records::{self, Game};
+use crate::tools::{EXIT_USAGE, fail};
 use jiangjun_engine::eval::params::{
     self, ATTACKERS, ATTACKERS_N, MATERIAL, MOB_CANNON, MOB_CANNON_N, MOB_HORSE, MOB_HORSE_N,
     MOB_ROOK, MOB_ROOK_N, NUM_WEIGHTS, PST, WEIGHTS, pst_index,
 };
 use jiangjun_engine::eval::{Accumulator, psq, scale, terms};
 use jiangjun_engine::position::Position;
+use std::path::PathBuf;
+use std::process::ExitCode;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, PieceKind};
+
+/// `jiangjun tune`.
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    /// Game files, one game a line: FEN (6 fields), moves, result.
+    #[arg(long = "games")]
+    pub games: Vec<PathBuf>,
+    /// PGN files with FEN tags and ICCS moves (as `jiangjun match` writes).
+    #[arg(long = "pgn")]
+    pub pgn: Vec<PathBuf>,
+    /// Adam steps over the whole data.
+    #[arg(long, default_value_t = 1000)]
+    pub iterations: usize,
+    /// Leave out the first plies of every game (opening theory).
+    #[arg(long, default_value_t = 8)]
+    pub skip: usize,
+    /// Where to write the weights (default: print them).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Read the games, tune, and write (or print) the weights' source.
+pub fn run(a: &TuneArgs) -> ExitCode {
+    let games = match records::read_files(&a.games, &a.pgn) {
+        Ok(g) => g,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
+    let samples = samples(&games, a.skip);
+    if samples.is_empty() {
+        return fail(EXIT_USAGE, "no positions (give --games or --pgn files)");
+    }
+    let n_games = games.len();
+    eprintln!("{} quiet positions from {n_games} games", samples.len());
+    let report = tune(&samples, a.iterations, |t, e| {
+        eprintln!("iteration {t}: error {e:.6}")
+    });
+    let note = format!(
+        "{} positions from {n_games} games, K {:.3}, error {:.6} -> {:.6}, {} iterations.",
+        report.positions, report.k, report.error_before, report.error_after, a.iterations
+    );
+    eprintln!("{note}");
+    let src = weights_source(&report.weights, &note);
+    match &a.out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, src) {
+                return fail(1, format!("{}: {e}", path.display()));
+            }
+        }
+        None => print!("{src}"),
+    }
+    ExitCode::SUCCESS
+}
 
 /// One position: its features (weight index, Red minus Black count), phase,
 /// the scale for each stronger side, whose move it is, and the game result
@@ -89,8 +144,7 @@ pub fn samples(games: &[Game], skip: usize) -> Vec<Sample> {
         let Ok(mut b) = Position::from_fen(&g.fen) else {
             continue;
         };
-        for (i, m) in g.moves.iter().enumerate() {
-            let Ok(mv) = b.parse_move(m) else { break };
+        for (i, &mv) in g.moves.iter().enumerate() {
             b.make_move(mv);
             if i + 1 >= skip && quiet(&b) {
                 out.push(sample(&b, g.result));
@@ -350,9 +404,10 @@ mod tests {
     #[test]
     fn samples_are_quiet_positions_with_results() {
         // No captures anywhere: every position is quiet.
-        let games = crate::tools::records::games_from_lines(
+        let games = records::games_from_lines(
             "3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1 e3e4 d9d8 e4e5 d8d9 1-0\n",
-        );
+        )
+        .games;
         let s = samples(&games, 0);
         assert_eq!(s.len(), 4);
         assert!(s.iter().all(|x| x.result == 1.0));

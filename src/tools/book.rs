@@ -1,0 +1,131 @@
+//! `jiangjun book build` and `jiangjun book probe`.
+
+use crate::tools::{EXIT_USAGE, book_build, fail, position_after, records};
+use jiangjun_engine::book::Book;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use xiangqi::board::START_FEN;
+
+#[derive(clap::Subcommand)]
+pub enum BookCommand {
+    /// Build a book from game records.
+    Build(BuildArgs),
+    /// List the book moves of a position.
+    Probe(ProbeArgs),
+}
+
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// Game files, one game a line: FEN (6 fields), moves, result.
+    #[arg(long = "games")]
+    pub games: Vec<PathBuf>,
+    /// PGN files with ICCS moves.
+    #[arg(long = "pgn")]
+    pub pgn: Vec<PathBuf>,
+    /// Plies of each game that go into the book.
+    #[arg(long, default_value_t = 20)]
+    pub max_ply: usize,
+    /// Moves played in fewer games are left out.
+    #[arg(long, default_value_t = 2)]
+    pub min_games: u32,
+    /// Depth of the search that checks every book move (0: none).
+    #[arg(long, default_value_t = 8)]
+    pub verify_depth: i32,
+    /// Moves this many centipawns worse than the best are dropped.
+    #[arg(long, default_value_t = 80)]
+    pub verify_margin: i32,
+    /// The book file to write.
+    #[arg(short, long)]
+    pub out: PathBuf,
+}
+
+#[derive(clap::Args)]
+pub struct ProbeArgs {
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Moves played from the FEN.
+    #[arg(long, num_args = 0..)]
+    pub moves: Vec<String>,
+    /// The book (default: the built-in one).
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+}
+
+pub fn run(cmd: &BookCommand) -> ExitCode {
+    match cmd {
+        BookCommand::Build(args) => build(args),
+        BookCommand::Probe(args) => probe(args),
+    }
+}
+
+/// Build the book and list what was left out.
+fn build(a: &BuildArgs) -> ExitCode {
+    let all = match records::read_files(&a.games, &a.pgn) {
+        Ok(g) => g,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
+    if all.is_empty() {
+        return fail(
+            EXIT_USAGE,
+            "no games with a result (give --games or --pgn files)",
+        );
+    }
+    let opts = book_build::BuildOptions {
+        max_ply: a.max_ply,
+        min_games: a.min_games,
+        verify_depth: a.verify_depth.clamp(0, 30),
+        verify_margin: a.verify_margin,
+    };
+    let report = book_build::build(&all, &opts, |done, total| {
+        if done % 200 == 0 || done == total {
+            eprintln!("verified {done} of {total} positions");
+        }
+    });
+    if let Err(e) = std::fs::write(&a.out, report.book.to_bytes()) {
+        return fail(1, format!("{}: {e}", a.out.display()));
+    }
+    println!(
+        "{} games, {} positions, {} moves written to {}; {} rare moves and {} moves refuted by the search left out",
+        report.games,
+        report.positions,
+        report.book.len(),
+        a.out.display(),
+        report.dropped_rare,
+        report.dropped_by_search.len()
+    );
+    for (fen, mv, loss) in &report.dropped_by_search {
+        println!("  left out {mv} ({loss} cp below the best) in {fen}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// Print the book moves of the position with their weights.
+fn probe(a: &ProbeArgs) -> ExitCode {
+    let book = match &a.book {
+        Some(p) => match Book::load(p) {
+            Ok(b) => b,
+            Err(e) => return fail(EXIT_USAGE, e),
+        },
+        None => Book::default_book(),
+    };
+    let board = match position_after(&a.fen, &a.moves) {
+        Ok(b) => b,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
+    let entries = book.probe(&board);
+    let total: u32 = entries.iter().map(|e| e.weight).sum();
+    for e in &entries {
+        println!(
+            "{}  weight {:>5} ({:>5.1}%)  games {:>5}  score {:>5}",
+            e.mv,
+            e.weight,
+            100.0 * e.weight as f64 / total.max(1) as f64,
+            e.games,
+            e.score
+        );
+    }
+    if entries.is_empty() {
+        println!("no book moves");
+    }
+    ExitCode::SUCCESS
+}

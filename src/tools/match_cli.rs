@@ -1,0 +1,113 @@
+//! `jiangjun match`: the command line of the `xiangqi-match` runner.
+
+use crate::tools::{EXIT_USAGE, fail};
+use std::error::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use xiangqi_match::engine::EngineSpec;
+use xiangqi_match::game::{Adjudication, DrawRule, GameConfig, ResignRule};
+use xiangqi_match::stats::Sprt;
+use xiangqi_match::time_control::TimeControl;
+use xiangqi_match::{MatchConfig, read_openings};
+
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// An engine: name=A,cmd=PATH,proto=uci|ucci[,option.NAME=VALUE...][,arg=ARG]
+    /// [,dir=DIR][,ranks=1-10][,timeunit=ms|s][,tc=TC]. Give it twice.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Opening positions, one FEN (or EPD line) per line; each is played twice
+    /// with colours swapped. Default: the start position.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Number of games.
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Time control: BASE+INC or MOVES/BASE[+INC] in seconds, st=SECONDS per
+    /// move, nodes=N or depth=N.
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: String,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write the games here.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Moves in the PGN in Chinese notation (炮二平五) instead of ICCS (h2e2).
+    #[arg(long)]
+    pub chinese: bool,
+    /// Stop early when the SPRT decides: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized|logistic].
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Resign adjudication: movecount=N,score=CP (both engines agree for N moves).
+    #[arg(long)]
+    pub resign: Option<String>,
+    /// Draw adjudication: movenumber=N,movecount=M,score=CP.
+    #[arg(long)]
+    pub draw: Option<String>,
+    /// Milliseconds an engine may exceed its clock before losing on time.
+    #[arg(long, default_value_t = 100)]
+    pub tolerance_ms: u64,
+    /// Seconds a node- or depth-limited search may take before it is a hang.
+    #[arg(long, default_value_t = 60)]
+    pub hang_timeout: u64,
+    /// Occurrences of a position that end a game by repetition.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=10))]
+    pub fold: u8,
+    /// Games reaching this many plies are drawn (a safety net).
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: usize,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The match the arguments describe.
+fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
+    let [e0, e1] = a.engines.as_slice() else {
+        return Err(format!("give exactly two --engine options, not {}", a.engines.len()).into());
+    };
+    let engines = [EngineSpec::parse(e0)?, EngineSpec::parse(e1)?];
+    let mut cfg = MatchConfig::new(engines, TimeControl::parse(&a.tc)?);
+    if let Some(p) = &a.openings {
+        cfg.openings = read_openings(p)?;
+    }
+    cfg.sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let adjudication = Adjudication {
+        resign: a.resign.as_deref().map(ResignRule::parse).transpose()?,
+        draw: a.draw.as_deref().map(DrawRule::parse).transpose()?,
+    };
+    if a.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    cfg.games = a.games;
+    cfg.concurrency = a.concurrency.clamp(1, 256);
+    cfg.pgn = a.pgn.clone();
+    cfg.chinese_moves = a.chinese;
+    cfg.game = GameConfig {
+        tolerance: Duration::from_millis(a.tolerance_ms),
+        hang_timeout: Duration::from_secs(a.hang_timeout.max(1)),
+        fold: a.fold as usize,
+        adjudication,
+        max_plies: a.max_plies.max(10),
+    };
+    cfg.progress = !a.quiet;
+    Ok(cfg)
+}
+
+/// Play the match and print the summary: exit code 2 for bad arguments,
+/// 1 if the match could not be played.
+pub fn run(a: &MatchArgs) -> ExitCode {
+    let cfg = match config(a) {
+        Ok(c) => c,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
+    match xiangqi_match::run(&cfg) {
+        Ok(summary) => {
+            print!("{}", summary.report());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(1, e),
+    }
+}
