@@ -184,7 +184,7 @@ mod tests {
         let (mut low, mut high) = (0i16, 12000i16);
         gravity(&mut low, 1000);
         gravity(&mut high, 1000);
-        assert!(low - 0 > high - 12000);
+        assert!(low > high - 12000);
     }
 
     #[test]
