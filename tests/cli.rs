@@ -187,3 +187,15 @@ fn solve_counts_solved_problems() {
     assert!(out.contains("solved 1 of 1"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_rejects_out_of_range_depths() {
+    for depth in ["0", "21", "31", "-3", "x"] {
+        let start = std::time::Instant::now();
+        let (ok, out, err) = run(&["bench", depth]);
+        assert!(!ok, "bench {depth} was accepted: {out}");
+        assert!(out.is_empty(), "bench {depth} searched: {out}");
+        assert!(err.contains("depth") || err.contains("DEPTH"), "{err}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+}

@@ -9,6 +9,9 @@ use std::time::Instant;
 use xiangqi::board::Board;
 
 pub const DEFAULT_DEPTH: i32 = 13;
+/// The deepest bench the command line and the protocol accept: deeper
+/// ones run for many minutes.
+pub const MAX_DEPTH: i32 = 20;
 
 /// Opening, middlegame and endgame positions (the first eleven are the
 /// chessprogramming.org perft positions).
