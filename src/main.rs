@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 /// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
 #[derive(Parser)]
-#[command(name = "jiangjun", version, about)]
+#[command(name = "jiangjun", version = jiangjun::VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -199,3 +199,19 @@ fn bench_rejects_out_of_range_depths() {
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 }
+
+#[test]
+fn version_names_the_commit() {
+    let (ok, out, _) = run(&["--version"]);
+    assert!(ok);
+    let line = out.trim();
+    let inner = line
+        .strip_prefix(&format!("jiangjun {} (", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{line}"));
+    let commit = inner.strip_suffix("-dirty").unwrap_or(inner);
+    assert!(
+        commit == "unknown" || (commit.len() == 8 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{line}"
+    );
+}
