@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod nnue;
 pub mod position;
 pub mod score;
 pub mod search;

@@ -1,0 +1,195 @@
+//! NNUE evaluation: an efficiently updatable neural network over sparse
+//! piece-square inputs, evaluated in integers.
+//!
+//! # Architecture
+//!
+//! ```text
+//!   board ──features──▶ 1260 sparse inputs (stm view) ──┐   shared weights
+//!                                                       ├─▶ L1 = 256 units per view (the accumulators)
+//!   board ──features──▶ 1260 sparse inputs (other view) ┘
+//!   [acc(stm) ‖ acc(other)] ──SCReLU──▶ 512 ──▶ 1 output (of OUTPUT_BUCKETS, chosen by piece count)
+//! ```
+//!
+//! * **Features** ([`features`]): one input per (own/their × 7 kinds) × 90
+//!   squares, from each side's perspective. Red sees the board as it is;
+//!   Black sees it flipped top to bottom (rank r → 9 − r) with the colours
+//!   swapped, so a position and its colour-flipped twin give the same inputs.
+//! * **Accumulator** ([`accumulator`]): the first layer's output for both
+//!   perspectives, `bias + Σ weight[feature]`, kept incrementally as pieces
+//!   move (a move touches 2 or 3 features per perspective).
+//! * **Output**: the side to move's accumulator, then the other's, through
+//!   SCReLU (clamp to [0, 1], square) into one linear output.
+//!
+//! # Quantisation and the exact integer formula
+//!
+//! The float network (as the trainer keeps it) evaluates
+//! `out = Σ_j w2[j] · screlu(a[j]) + b2` with `screlu(x) = clamp(x, 0, 1)²`
+//! and the evaluation is `SCALE · out` centipawns. In the engine:
+//!
+//! * first layer weights and biases are `round(w · QA)` as `i16`, so an
+//!   accumulator entry is `A = round-ish(a · QA)`;
+//! * output weights are `round(w2 · QB)` as `i16`, the output bias
+//!   `round(b2 · QA · QB)`;
+//! * `c = clamp(A, 0, QA)`, `sum = Σ_j c_j · (c_j · W2_j)` (≈ `QA² · QB · Σ w2 · screlu`),
+//!   accumulated exactly in `i64`;
+//! * **`eval = (sum / QA + B2) · SCALE / (QA · QB)`**, both divisions
+//!   truncating toward zero (Rust's `/` on `i64`).
+//!
+//! With `QA = 255`, `QB = 64` and `SCALE = 400`. The product `c · W2` is done
+//! in `i16` ("lazy SCReLU"), which is exact because `c ≤ 255` and
+//! `|W2| ≤ MAX_OUT_WEIGHT = 128`. First-layer weights and biases are limited
+//! to `|w| ≤ MAX_L1_WEIGHT = 992`, so bias plus 32 pieces never overflows an
+//! `i16` accumulator. [`Network::new`] and [`Network::from_bytes`] enforce
+//! both limits; the trainer clips its float weights to the matching ranges.
+//!
+//! # Network file
+//!
+//! See [`network`]: a 48-byte little-endian header (magic `JJNNUE\0\0`,
+//! version, feature set, dimensions, quantisation constants, payload length,
+//! FNV-1a-64 checksum of the payload) then the payload of `i16` LE values.
+
+pub mod accumulator;
+pub mod features;
+pub mod network;
+
+pub use accumulator::{Accumulator, AccumulatorStack};
+pub use features::{FEATURES, feature_index, output_bucket};
+pub use network::{Network, NnueError};
+
+use xiangqi::Color;
+
+/// Units of the first (accumulator) layer for each perspective.
+pub const L1: usize = 256;
+/// Number of output buckets, chosen by the number of pieces on the board
+/// (see [`output_bucket`]). 1 = a single output.
+pub const OUTPUT_BUCKETS: usize = 1;
+/// Quantisation of the first layer: float 1.0 = `QA`; also SCReLU's ceiling.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: float 1.0 = `QB`.
+pub const QB: i32 = 64;
+/// Evaluation units (centipawn-like) per unit of the float network's output.
+pub const SCALE: i32 = 400;
+/// Largest first-layer weight or bias magnitude: bias + 32 pieces fit an `i16`.
+pub const MAX_L1_WEIGHT: i16 = (i16::MAX as i32 / 33) as i16;
+/// Largest output weight magnitude: `QA · w` fits an `i16` (lazy SCReLU).
+pub const MAX_OUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
+
+/// Accumulator entries summed in `i32` before widening to `i64`: at most
+/// `CHUNK · QA · QA · MAX_OUT_WEIGHT` ≈ 5.3e8 per chunk, no overflow.
+const DOT_CHUNK: usize = 64;
+
+/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output layer.
+#[inline]
+fn screlu_dot(acc: &[i16; L1], weights: &[i16]) -> i64 {
+    debug_assert_eq!(weights.len(), L1);
+    let mut total = 0i64;
+    for (a, w) in acc
+        .chunks_exact(DOT_CHUNK)
+        .zip(weights.chunks_exact(DOT_CHUNK))
+    {
+        let mut s = 0i32;
+        for i in 0..DOT_CHUNK {
+            let c = a[i].clamp(0, QA as i16);
+            // Exact: |c · w| ≤ 255 · 128 < 2^15.
+            let cw = c.wrapping_mul(w[i]);
+            s += c as i32 * cw as i32;
+        }
+        total += s as i64;
+    }
+    total
+}
+
+/// The network's evaluation of the position `acc` holds, from the point of
+/// view of `side_to_move`, in centipawn-like units (see the module docs for
+/// the exact formula).
+#[inline]
+pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    let bucket = output_bucket(acc.piece_count());
+    let w = net.output_weights(bucket);
+    let sum = screlu_dot(acc.values(side_to_move), &w[..L1])
+        + screlu_dot(acc.values(side_to_move.flip()), &w[L1..]);
+    let out =
+        (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64);
+    out as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::Board;
+
+    /// The integer formula computed the slow, obvious way.
+    fn reference_eval(net: &Network, board: &Board) -> i64 {
+        let mut acc = [[0i64; L1]; 2];
+        for persp in Color::BOTH {
+            for (j, a) in acc[persp.index()].iter_mut().enumerate() {
+                *a = net.l1_bias()[j] as i64;
+            }
+            for s in 0..xiangqi::SQUARES {
+                let sq = xiangqi::Square::from_index(s).unwrap();
+                if let Some(p) = board.piece_at(sq) {
+                    let f = feature_index(persp, p, sq);
+                    for (j, a) in acc[persp.index()].iter_mut().enumerate() {
+                        *a += net.l1_row(f)[j] as i64;
+                    }
+                }
+            }
+        }
+        let stm = board.side_to_move();
+        let w = net.output_weights(0);
+        let mut sum = 0i64;
+        for (half, persp) in [stm, stm.flip()].into_iter().enumerate() {
+            for j in 0..L1 {
+                let c = acc[persp.index()][j].clamp(0, QA as i64);
+                sum += c * c * w[half * L1 + j] as i64;
+            }
+        }
+        (sum / QA as i64 + net.output_bias(0) as i64) * SCALE as i64 / (QA as i64 * QB as i64)
+    }
+
+    #[test]
+    fn evaluate_matches_the_documented_formula() {
+        let net = Network::random(7);
+        for fen in [
+            xiangqi::START_FEN,
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 b - - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let mut acc = Accumulator::new(&net);
+            acc.refresh(&net, &board);
+            let e = evaluate(&net, &acc, board.side_to_move());
+            assert_eq!(e as i64, reference_eval(&net, &board), "{fen}");
+        }
+    }
+
+    #[test]
+    fn limits_keep_the_integer_arithmetic_exact() {
+        assert!(33 * MAX_L1_WEIGHT as i32 <= i16::MAX as i32);
+        assert!(QA * MAX_OUT_WEIGHT as i32 <= i16::MAX as i32);
+        let per_chunk = DOT_CHUNK as i64 * (QA * QA) as i64 * MAX_OUT_WEIGHT as i64;
+        assert!(per_chunk <= i32::MAX as i64);
+        assert_eq!(L1 % DOT_CHUNK, 0);
+    }
+
+    /// A position and its colour-flipped twin (ranks mirrored, colours and
+    /// side to move swapped) get the same evaluation.
+    #[test]
+    fn colour_flipped_twins_evaluate_the_same() {
+        let net = Network::random(11);
+        for fen in [
+            xiangqi::START_FEN,
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 b - - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let twin = Board::from_fen(&features::tests::colour_flipped_fen(fen)).unwrap();
+            let eval_of = |b: &Board| {
+                let mut acc = Accumulator::new(&net);
+                acc.refresh(&net, b);
+                evaluate(&net, &acc, b.side_to_move())
+            };
+            assert_eq!(eval_of(&board), eval_of(&twin), "{fen}");
+        }
+    }
+}
