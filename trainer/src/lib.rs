@@ -1,0 +1,239 @@
+//! The Jiangjun NNUE trainer: the training-data format ([`data`]), a float
+//! model of the engine's network ([`model`]), mini-batch Adam on the CPU
+//! across threads ([`train`]), checkpoints ([`checkpoint`]), synthetic
+//! data for tests ([`synth`]), and the command-line entry point [`run`].
+//!
+//! The engine owns the architecture, the feature indexing and the network
+//! file (`jiangjun_engine::nnue`); this crate only produces weights for it:
+//! [`model::FloatNet::quantise`] turns the float weights into the engine's
+//! `Network`, whose `to_bytes` writes the file.
+//!
+//! ```sh
+//! cargo run --release -p jiangjun-trainer --example synth -- --out synth.jjdata --count 1000000
+//! cargo run --release -p jiangjun-trainer -- --data synth.jjdata --out net.nnue --epochs 10 --threads 2
+//! ```
+
+pub mod checkpoint;
+pub mod data;
+pub mod model;
+pub mod rng;
+pub mod synth;
+pub mod train;
+
+use checkpoint::CheckpointError;
+use data::{Chunk, DataError};
+use jiangjun_engine::nnue::{Accumulator, NnueError, evaluate};
+use model::Inputs;
+use std::path::PathBuf;
+use train::{EpochReport, TrainConfig, TrainState, Trainer, split};
+
+/// Why training stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error("training data: {0}")]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Nnue(#[from] NnueError),
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error("{0}")]
+    Config(String),
+    #[error("cannot start the training threads: {0}")]
+    Pool(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// `jiangjun train`: train a network on data files and write it in the
+/// engine's format.
+#[derive(clap::Parser, Clone, Debug)]
+#[command(
+    name = "jiangjun-train",
+    about = "Train the Jiangjun NNUE on JJDATA files and write the engine's network file"
+)]
+pub struct Args {
+    /// Training data files (JJDATA); several are read as one set.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the quantised network.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Epochs in all (a resumed run continues up to this many).
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Weight of the search score against the game result in the target (0..=1).
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Training threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the initial weights, the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch_size: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Learning-rate factor applied after every epoch.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr_decay: f32,
+    /// Evaluation units per logistic unit in the loss (see the `train` module).
+    #[arg(long, default_value_t = 134.0)]
+    pub k: f32,
+    /// Share of the positions held out for the validation loss.
+    #[arg(long, default_value_t = 0.05)]
+    pub val_fraction: f32,
+    /// Checkpoint written after every epoch (default: OUT.ckpt).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Resume from this checkpoint.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// No progress lines on standard error.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl Args {
+    /// The training configuration these arguments ask for.
+    pub fn config(&self) -> TrainConfig {
+        TrainConfig {
+            epochs: self.epochs,
+            batch_size: self.batch_size,
+            lr: self.lr,
+            lr_decay: self.lr_decay,
+            lambda: self.lambda,
+            k: self.k,
+            threads: self
+                .threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            seed: self.seed,
+            val_fraction: self.val_fraction,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Debug)]
+pub struct RunSummary {
+    pub epochs: Vec<EpochReport>,
+    pub train_positions: usize,
+    pub val_positions: usize,
+    /// Largest |engine − float| evaluation over (up to 1000) validation
+    /// positions, in evaluation units: the cost of quantisation.
+    pub max_quantisation_error: f32,
+}
+
+/// Train on `data` from `state` up to `config.epochs` epochs, calling
+/// `after_epoch` after each (to report, to checkpoint). Returns the final
+/// state and the validation positions.
+pub fn train(
+    config: &TrainConfig,
+    data: Vec<Chunk>,
+    state: TrainState,
+    mut after_epoch: impl FnMut(&EpochReport, &TrainState) -> Result<(), TrainError>,
+) -> Result<(TrainState, Vec<Chunk>), TrainError> {
+    config.check().map_err(TrainError::Config)?;
+    if data.len() < 2 {
+        return Err(TrainError::Config(format!(
+            "{} positions are too few to train on",
+            data.len()
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()?;
+    let (train_set, val) = split(data, config.val_fraction, config.seed);
+    let mut trainer = Trainer::new(config.clone(), state);
+    while trainer.state.epoch < trainer.config.epochs {
+        let report = pool.install(|| trainer.epoch(&train_set, &val));
+        after_epoch(&report, &trainer.state)?;
+    }
+    Ok((trainer.state, val))
+}
+
+/// Largest |quantised engine evaluation − float evaluation| over `positions`.
+pub fn quantisation_error(net: &model::FloatNet, positions: &[Chunk]) -> f32 {
+    let q = net.quantise();
+    let mut acc = Accumulator::new(&q);
+    let mut worst = 0.0f32;
+    for c in positions {
+        let rec = data::Record::unpack(c, 0).expect("checked when loaded");
+        acc.refresh_pieces(&q, |f| rec.for_each_piece(f));
+        let engine = evaluate(&q, &acc, rec.side_to_move) as f32;
+        let float = net.evaluate(&Inputs::from_chunk(c));
+        worst = worst.max((engine - float).abs());
+    }
+    worst
+}
+
+/// The command: load the data, train (resuming if asked), checkpoint after
+/// every epoch, write the quantised network.
+pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
+    let config = args.config();
+    config.check().map_err(TrainError::Config)?;
+    let say = |line: String| {
+        if !args.quiet {
+            eprintln!("{line}");
+        }
+    };
+    let mut data = Vec::new();
+    for path in &args.data {
+        let chunks = data::load_chunks(path)?;
+        say(format!("{}: {} positions", path.display(), chunks.len()));
+        data.extend(chunks);
+    }
+    let state = match &args.resume {
+        Some(path) => {
+            let s = checkpoint::load(path)?;
+            say(format!(
+                "resuming {} after epoch {}",
+                path.display(),
+                s.epoch
+            ));
+            s
+        }
+        None => TrainState::new(config.seed),
+    };
+    let ckpt = args.checkpoint.clone().unwrap_or_else(|| {
+        let mut p = args.out.clone().into_os_string();
+        p.push(".ckpt");
+        PathBuf::from(p)
+    });
+    let total = data.len();
+    say(format!(
+        "{total} positions, {} threads, batch {}, lr {}, lambda {}, K {}, seed {}",
+        config.threads, config.batch_size, config.lr, config.lambda, config.k, config.seed
+    ));
+    let mut reports = Vec::new();
+    let (state, val) = train(&config, data, state, |r, state| {
+        say(format!(
+            "epoch {:>3}/{}  lr {:.6}  train loss {:.6}  val loss {}  {:.0} pos/s",
+            r.epoch,
+            config.epochs,
+            r.lr,
+            r.train_loss,
+            r.val_loss.map_or("-".to_string(), |v| format!("{v:.6}")),
+            r.positions_per_second()
+        ));
+        checkpoint::save(&ckpt, state)?;
+        reports.push(r.clone());
+        Ok(())
+    })?;
+    let net = state.net.quantise();
+    net.save(&args.out)?;
+    let err = quantisation_error(&state.net, &val[..val.len().min(1000)]);
+    say(format!(
+        "wrote {} (largest quantisation error on validation positions: {err:.1})",
+        args.out.display()
+    ));
+    Ok(RunSummary {
+        epochs: reports,
+        train_positions: total - val.len(),
+        val_positions: val.len(),
+        max_quantisation_error: err,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,338 @@
+//! The float network the trainer optimises: the engine's architecture
+//! (`jiangjun_engine::nnue`) with `f32` weights, and its quantisation into
+//! the engine's integer network.
+//!
+//! ```text
+//! a_us   = b1 + Σ_{f ∈ features(side to move)} W1[f]       (L1 values)
+//! a_them = b1 + Σ_{f ∈ features(other side)}   W1[f]
+//! h      = [screlu(a_us), screlu(a_them)],  screlu(x) = clamp(x, 0, 1)²
+//! out    = W2[bucket] · h + b2[bucket]
+//! eval   = SCALE · out   (centipawn-like, side to move's view)
+//! ```
+//!
+//! Quantisation: `W1, b1 → round(· QA)`, `W2 → round(· QB)`,
+//! `b2 → round(· QA · QB)`; the engine's integer formula then computes the
+//! same `eval` up to rounding. The weights are kept inside the ranges that
+//! quantise within the engine's limits ([`L1_LIMIT`], [`OUT_LIMIT`],
+//! [`OUT_BIAS_LIMIT`]).
+
+use crate::data::Chunk;
+use crate::rng::Rng;
+use jiangjun_engine::nnue::features::MAX_ACTIVE;
+use jiangjun_engine::nnue::{
+    FEATURES, L1, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, Network, OUTPUT_BUCKETS, QA, QB, SCALE,
+    feature_index, output_bucket,
+};
+use xiangqi::{Board, Color, Piece, PieceKind, SQUARES, Square};
+
+/// Largest first-layer weight or bias: quantises to at most `MAX_L1_WEIGHT`.
+pub const L1_LIMIT: f32 = MAX_L1_WEIGHT as f32 / QA as f32;
+/// Largest output weight: quantises to at most `MAX_OUT_WEIGHT`.
+pub const OUT_LIMIT: f32 = MAX_OUT_WEIGHT as f32 / QB as f32;
+/// Largest output bias: quantises into an `i16`.
+pub const OUT_BIAS_LIMIT: f32 = i16::MAX as f32 / (QA * QB) as f32;
+
+/// The active inputs of one position from both perspectives.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// Features from the side to move's perspective, then the other's.
+    pub us: [u16; MAX_ACTIVE],
+    pub them: [u16; MAX_ACTIVE],
+    /// Number of pieces (active features per perspective).
+    pub len: usize,
+    pub side_to_move: Color,
+}
+
+impl Inputs {
+    fn new(side_to_move: Color) -> Inputs {
+        Inputs {
+            us: [0; MAX_ACTIVE],
+            them: [0; MAX_ACTIVE],
+            len: 0,
+            side_to_move,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, piece: Piece, sq: Square) {
+        if self.len < MAX_ACTIVE {
+            self.us[self.len] = feature_index(self.side_to_move, piece, sq) as u16;
+            self.them[self.len] = feature_index(self.side_to_move.flip(), piece, sq) as u16;
+            self.len += 1;
+        }
+    }
+
+    /// The inputs of a packed record (already checked by the reader).
+    #[inline]
+    pub fn from_chunk(chunk: &Chunk) -> Inputs {
+        let mut inp = Inputs::new(Color::from_index((chunk[45] & 1) as usize));
+        for s in 0..SQUARES {
+            let code = (chunk[s / 2] >> (4 * (s % 2))) & 0x0f;
+            if code != 0 {
+                let i = code as usize - 1;
+                let piece = Piece::new(Color::from_index(i / 7), PieceKind::from_index(i % 7));
+                inp.push(piece, Square::from_index_unchecked(s));
+            }
+        }
+        inp
+    }
+
+    /// The inputs of a board.
+    pub fn from_board(board: &Board) -> Inputs {
+        let mut inp = Inputs::new(board.side_to_move());
+        jiangjun_engine::nnue::features::for_each_piece(board, |p, sq| inp.push(p, sq));
+        inp
+    }
+
+    /// The output bucket.
+    #[inline]
+    pub fn bucket(&self) -> usize {
+        output_bucket(self.len)
+    }
+}
+
+/// SCReLU on floats: `clamp(x, 0, 1)²`.
+#[inline(always)]
+pub fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The float network: the engine's shape, `f32` weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// First-layer weights, feature-major: `W1[f]` is `l1_w[f * L1..(f + 1) * L1]`.
+    pub l1_w: Vec<f32>,
+    pub l1_b: Vec<f32>,
+    /// Output weights per bucket: side to move's `L1`, then the other's.
+    pub out_w: Vec<f32>,
+    pub out_b: Vec<f32>,
+}
+
+/// The first layer's values of one position for both perspectives.
+pub struct Hidden {
+    pub us: [f32; L1],
+    pub them: [f32; L1],
+}
+
+impl FloatNet {
+    /// All parameters zero.
+    pub fn zeros() -> FloatNet {
+        FloatNet {
+            l1_w: vec![0.0; FEATURES * L1],
+            l1_b: vec![0.0; L1],
+            out_w: vec![0.0; OUTPUT_BUCKETS * 2 * L1],
+            out_b: vec![0.0; OUTPUT_BUCKETS],
+        }
+    }
+
+    /// Random initial weights: first layer uniform in ±0.1 (with about 32
+    /// active inputs, pre-activations of spread ≈ 0.33, inside SCReLU's
+    /// slope), output layer uniform in ±1/√(2·L1), biases zero.
+    pub fn random(rng: &mut Rng) -> FloatNet {
+        let mut net = FloatNet::zeros();
+        for w in &mut net.l1_w {
+            *w = rng.symmetric(0.1);
+        }
+        let a = 1.0 / ((2 * L1) as f32).sqrt();
+        for w in &mut net.out_w {
+            *w = rng.symmetric(a);
+        }
+        net
+    }
+
+    /// The first layer: biases plus the rows of the active features.
+    #[inline]
+    pub fn hidden(&self, inp: &Inputs) -> Hidden {
+        let mut h = Hidden {
+            us: [0.0; L1],
+            them: [0.0; L1],
+        };
+        h.us.copy_from_slice(&self.l1_b);
+        h.them.copy_from_slice(&self.l1_b);
+        for (acc, feats) in [(&mut h.us, &inp.us), (&mut h.them, &inp.them)] {
+            for &f in &feats[..inp.len] {
+                let row = &self.l1_w[f as usize * L1..(f as usize + 1) * L1];
+                for (a, &w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+        h
+    }
+
+    /// The raw output (`eval / SCALE`) for the given first-layer values.
+    #[inline]
+    pub fn output(&self, h: &Hidden, bucket: usize) -> f32 {
+        let w = &self.out_w[bucket * 2 * L1..(bucket + 1) * 2 * L1];
+        let mut sum = self.out_b[bucket];
+        for (i, &a) in h.us.iter().enumerate() {
+            sum += w[i] * screlu(a);
+        }
+        for (i, &a) in h.them.iter().enumerate() {
+            sum += w[L1 + i] * screlu(a);
+        }
+        sum
+    }
+
+    /// The evaluation in centipawn-like units, side to move's view.
+    pub fn evaluate(&self, inp: &Inputs) -> f32 {
+        SCALE as f32 * self.output(&self.hidden(inp), inp.bucket())
+    }
+
+    /// The evaluation of a board.
+    pub fn evaluate_board(&self, board: &Board) -> f32 {
+        self.evaluate(&Inputs::from_board(board))
+    }
+
+    /// Keep every weight inside the range that quantises within the
+    /// engine's limits.
+    pub fn clip(&mut self) {
+        for w in self.l1_w.iter_mut().chain(self.l1_b.iter_mut()) {
+            *w = w.clamp(-L1_LIMIT, L1_LIMIT);
+        }
+        for w in &mut self.out_w {
+            *w = w.clamp(-OUT_LIMIT, OUT_LIMIT);
+        }
+        for b in &mut self.out_b {
+            *b = b.clamp(-OUT_BIAS_LIMIT, OUT_BIAS_LIMIT);
+        }
+    }
+
+    /// The engine's integer network (weights outside the limits are clipped).
+    pub fn quantise(&self) -> Network {
+        let q = |v: &[f32], scale: f32, limit: i16| -> Vec<i16> {
+            v.iter()
+                .map(|&w| (w * scale).round().clamp(-(limit as f32), limit as f32) as i16)
+                .collect()
+        };
+        Network::new(
+            &q(&self.l1_w, QA as f32, MAX_L1_WEIGHT),
+            &q(&self.l1_b, QA as f32, MAX_L1_WEIGHT),
+            &q(&self.out_w, QB as f32, MAX_OUT_WEIGHT),
+            &q(&self.out_b, (QA * QB) as f32, i16::MAX),
+        )
+        .expect("quantised weights have the engine's shape and limits")
+    }
+
+    /// The float network whose weights are exactly those of an engine
+    /// network (`W1 / QA`, `W2 / QB`, `b2 / (QA · QB)`): its evaluation is
+    /// the engine's up to the engine's integer truncations (< 1.1 units).
+    pub fn from_network(net: &Network) -> FloatNet {
+        let mut f = FloatNet::zeros();
+        for (feature, row) in f.l1_w.chunks_exact_mut(L1).enumerate() {
+            for (w, &q) in row.iter_mut().zip(net.l1_row(feature)) {
+                *w = q as f32 / QA as f32;
+            }
+        }
+        for (w, &q) in f.l1_b.iter_mut().zip(net.l1_bias()) {
+            *w = q as f32 / QA as f32;
+        }
+        for (bucket, row) in f.out_w.chunks_exact_mut(2 * L1).enumerate() {
+            for (w, &q) in row.iter_mut().zip(net.output_weights(bucket)) {
+                *w = q as f32 / QB as f32;
+            }
+            f.out_b[bucket] = net.output_bias(bucket) as f32 / (QA * QB) as f32;
+        }
+        f
+    }
+
+    /// Number of parameters.
+    pub fn len(&self) -> usize {
+        self.l1_w.len() + self.l1_b.len() + self.out_w.len() + self.out_b.len()
+    }
+
+    /// Never: the shape is fixed. (For clippy's `len_without_is_empty`.)
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The four parameter blocks, in file order.
+    pub fn blocks(&self) -> [&[f32]; 4] {
+        [&self.l1_w, &self.l1_b, &self.out_w, &self.out_b]
+    }
+
+    /// The four parameter blocks, mutable.
+    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 4] {
+        [
+            &mut self.l1_w,
+            &mut self.l1_b,
+            &mut self.out_w,
+            &mut self.out_b,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiangjun_engine::nnue::{Accumulator, evaluate};
+
+    #[test]
+    fn inputs_of_a_record_and_of_its_board_agree() {
+        let board = Board::from_fen(
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 1",
+        )
+        .unwrap();
+        let rec = crate::data::Record::from_board(&board, crate::data::GameResult::Draw, 0);
+        let (a, b) = (Inputs::from_chunk(&rec.pack()), Inputs::from_board(&board));
+        assert_eq!(a.len, b.len);
+        assert_eq!(a.us, b.us);
+        assert_eq!(a.them, b.them);
+        assert_eq!(a.side_to_move, Color::Black);
+        let mut us: Vec<usize> = a.us[..a.len].iter().map(|&f| f as usize).collect();
+        us.sort_unstable();
+        let mut expected = jiangjun_engine::nnue::features::active_features(&board, Color::Black);
+        expected.sort_unstable();
+        assert_eq!(us, expected);
+    }
+
+    /// Weights that are exact multiples of the quantisation steps quantise
+    /// without rounding: the engine then differs only by its truncations.
+    #[test]
+    fn quantisation_matches_the_engine_on_exact_weights() {
+        let mut rng = Rng::new(3);
+        let mut net = FloatNet::zeros();
+        for w in &mut net.l1_w {
+            *w = (rng.below(41) as f32 - 20.0) / QA as f32;
+        }
+        for w in &mut net.l1_b {
+            *w = (rng.below(101) as f32) / QA as f32;
+        }
+        for w in &mut net.out_w {
+            *w = (rng.below(257) as f32 - 128.0) / QB as f32;
+        }
+        net.out_b[0] = 1234.0 / (QA * QB) as f32;
+        let q = net.quantise();
+        for fen in [
+            xiangqi::START_FEN,
+            "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 b - - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let acc = Accumulator::from_board(&q, &board);
+            let engine = evaluate(&q, &acc, board.side_to_move()) as f32;
+            let float = net.evaluate_board(&board);
+            assert!((engine - float).abs() <= 1.0, "{fen}: {engine} vs {float}");
+        }
+    }
+
+    #[test]
+    fn clipping_keeps_quantised_weights_in_the_engine_limits() {
+        let mut net = FloatNet::zeros();
+        net.l1_w[0] = 100.0;
+        net.l1_b[1] = -100.0;
+        net.out_w[2] = 5.0;
+        net.out_b[0] = -9.0;
+        net.clip();
+        assert_eq!(net.l1_w[0], L1_LIMIT);
+        let q = net.quantise();
+        assert_eq!(q.l1_row(0)[0], MAX_L1_WEIGHT);
+        assert_eq!(q.l1_bias()[1], -MAX_L1_WEIGHT);
+        assert_eq!(q.output_weights(0)[2], MAX_OUT_WEIGHT);
+        assert!(q.output_bias(0) <= -i16::MAX + 1);
+        // Quantising without clipping clips too.
+        let mut wild = FloatNet::zeros();
+        wild.out_w[0] = 1e6;
+        assert_eq!(wild.quantise().output_weights(0)[0], MAX_OUT_WEIGHT);
+    }
+}

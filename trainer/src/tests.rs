@@ -1,0 +1,257 @@
+//! End-to-end tests: learning material from scratch, the quantised engine
+//! agreeing with the float network, determinism, resuming, the command.
+
+use super::*;
+use clap::Parser;
+use jiangjun_engine::bench::POSITIONS;
+use jiangjun_engine::nnue::Network;
+use xiangqi::Board;
+
+fn synthetic(count: usize, seed: u64) -> Vec<Chunk> {
+    let mut v = Vec::with_capacity(count);
+    synth::generate(count, seed, |r| v.push(r.pack()));
+    v
+}
+
+/// Material-learning settings: pure score labels on a wide logistic (K 400
+/// keeps a rook's worth of material off the sigmoid's flat tail).
+fn material_config() -> TrainConfig {
+    TrainConfig {
+        epochs: 6,
+        batch_size: 512,
+        lr: 0.004,
+        lambda: 1.0,
+        k: 400.0,
+        val_fraction: 0.1,
+        ..TrainConfig::default()
+    }
+}
+
+fn trained(config: &TrainConfig, data: Vec<Chunk>) -> (TrainState, Vec<EpochReport>) {
+    let mut reports = Vec::new();
+    let (state, _) = train(config, data, TrainState::new(config.seed), |r, _| {
+        reports.push(r.clone());
+        Ok(())
+    })
+    .unwrap();
+    (state, reports)
+}
+
+fn eval(net: &model::FloatNet, fen: &str) -> f32 {
+    net.evaluate_board(&Board::from_fen(fen).unwrap())
+}
+
+#[test]
+fn learns_material_from_scratch() {
+    let config = material_config();
+    let data = synthetic(12_000, 11);
+    let untrained = TrainState::new(config.seed);
+    let (_, val) = split(data.clone(), config.val_fraction, config.seed);
+    let before = train::mean_loss(&untrained.net, &val, config.lambda, config.k);
+    let (state, reports) = trained(&config, data);
+    let after = reports.last().unwrap().val_loss.unwrap();
+    eprintln!(
+        "val loss {before:.5} -> {after:.5}: {:?}",
+        reports
+            .iter()
+            .map(|r| r.val_loss.unwrap())
+            .collect::<Vec<_>>()
+    );
+    assert!(after < 0.25 * before, "val loss {before} -> {after}");
+    assert!(reports.last().unwrap().train_loss < reports[0].train_loss);
+
+    // Red to move, up a rook, a horse, a pawn; then the same with Black to
+    // move (the evaluation is the side to move's).
+    let full = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let no_rook = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let no_horse = "r1bakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let no_pawn = "rnbakabnr/9/1c5c1/2p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let (even, rook, horse) = (
+        eval(&state.net, &format!("{full} w")),
+        eval(&state.net, &format!("{no_rook} w")),
+        eval(&state.net, &format!("{no_horse} w")),
+    );
+    let pawn = eval(&state.net, &format!("{no_pawn} w"));
+    eprintln!("even {even:.0}, rook up {rook:.0}, horse up {horse:.0}, pawn up {pawn:.0}");
+    assert!(even.abs() < 150.0, "even {even}");
+    assert!(
+        rook > horse && horse > pawn && pawn > even,
+        "{rook} {horse} {pawn} {even}"
+    );
+    assert!(rook > 500.0, "rook up {rook}");
+    assert!(eval(&state.net, &format!("{no_rook} b")) < -500.0);
+}
+
+/// After a short training, the engine's integer evaluation of the
+/// quantised network agrees with the trainer's float evaluation:
+///
+/// * of the dequantised weights, exactly up to the engine's two integer
+///   truncations (≤ 1.1 units): the two implementations compute the same
+///   function (features, layout, formula);
+/// * of the float weights themselves, within the rounding noise of the
+///   quantisation (measured RMS ≈ 5, largest ≈ 15 on these positions):
+///   each position within 2% + 25 units, and an RMS difference below 8.
+#[test]
+fn quantised_engine_agrees_with_the_float_network() {
+    let config = TrainConfig {
+        epochs: 2,
+        ..material_config()
+    };
+    let (state, _) = trained(&config, synthetic(4_000, 12));
+    let q = Network::from_bytes(&state.net.quantise().to_bytes()).unwrap();
+    let exact = model::FloatNet::from_network(&q);
+    let mut positions: Vec<Board> = POSITIONS
+        .iter()
+        .map(|f| Board::from_fen(f).unwrap())
+        .collect();
+    synth::generate(200, 13, |r| positions.push(r.to_board().unwrap()));
+    let (mut worst, mut squares) = (0.0f32, 0.0f64);
+    for board in &positions {
+        let acc = Accumulator::from_board(&q, board);
+        let engine = evaluate(&q, &acc, board.side_to_move()) as f32;
+        let dequantised = exact.evaluate_board(board);
+        let float = state.net.evaluate_board(board);
+        let fen = board.to_fen();
+        assert!(
+            (engine - dequantised).abs() <= 1.1,
+            "{fen}: engine {engine}, dequantised float {dequantised}"
+        );
+        let diff = (engine - float).abs();
+        assert!(
+            diff <= 0.02 * float.abs() + 25.0,
+            "{fen}: engine {engine}, float {float}"
+        );
+        worst = worst.max(diff);
+        squares += (diff as f64).powi(2);
+    }
+    let rms = (squares / positions.len() as f64).sqrt();
+    eprintln!(
+        "engine vs float: RMS {rms:.2}, largest {worst:.2} over {} positions",
+        positions.len()
+    );
+    assert!(rms < 8.0, "RMS {rms}");
+}
+
+#[test]
+fn training_is_deterministic_and_resumes_exactly() {
+    let data = synthetic(3_000, 14);
+    let config = TrainConfig {
+        epochs: 2,
+        batch_size: 256,
+        ..material_config()
+    };
+    let (a, _) = trained(&config, data.clone());
+    let (b, _) = trained(&config, data.clone());
+    assert_eq!(a, b, "same seed, one thread");
+    let (c, _) = trained(
+        &TrainConfig {
+            seed: 2,
+            ..config.clone()
+        },
+        data.clone(),
+    );
+    assert_ne!(a.net, c.net);
+    // Two threads: reproducible too (fixed parts, summed in order).
+    let two = TrainConfig {
+        threads: 2,
+        ..config.clone()
+    };
+    assert_eq!(trained(&two, data.clone()).0, trained(&two, data.clone()).0);
+
+    // One epoch, a checkpoint, then the second epoch from it.
+    let first = TrainConfig {
+        epochs: 1,
+        ..config.clone()
+    };
+    let (half, _) = trained(&first, data.clone());
+    let restored = checkpoint::from_bytes(&checkpoint::to_bytes(&half)).unwrap();
+    let (resumed, _) = train(&config, data, restored, |_, _| Ok(())).unwrap();
+    assert_eq!(resumed, a);
+}
+
+#[test]
+fn bad_configurations_are_refused() {
+    let data = synthetic(10, 15);
+    for bad in [
+        TrainConfig {
+            lambda: 1.5,
+            ..TrainConfig::default()
+        },
+        TrainConfig {
+            threads: 0,
+            ..TrainConfig::default()
+        },
+        TrainConfig {
+            batch_size: 0,
+            ..TrainConfig::default()
+        },
+        TrainConfig {
+            k: 0.0,
+            ..TrainConfig::default()
+        },
+    ] {
+        let e = train(&bad, data.clone(), TrainState::new(1), |_, _| Ok(())).unwrap_err();
+        assert!(matches!(e, TrainError::Config(_)), "{e}");
+    }
+    let e = train(
+        &TrainConfig::default(),
+        vec![],
+        TrainState::new(1),
+        |_, _| Ok(()),
+    );
+    assert!(e.unwrap_err().to_string().contains("too few"));
+}
+
+#[test]
+fn the_command_trains_checkpoints_and_writes_a_network() {
+    let dir = std::env::temp_dir().join(format!("jj-train-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.jjdata");
+    synth::write_file(&data, 1_500, 16).unwrap();
+    let out = dir.join("net.nnue");
+    let args = Args::try_parse_from([
+        "jiangjun-train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--threads",
+        "2",
+        "--batch-size",
+        "300",
+        "--seed",
+        "3",
+        "--quiet",
+    ])
+    .unwrap();
+    assert_eq!(args.config().threads, 2);
+    let summary = run(&args).unwrap();
+    assert_eq!(summary.epochs.len(), 1);
+    assert_eq!(summary.train_positions + summary.val_positions, 1_500);
+    assert!(summary.max_quantisation_error < 10.0);
+    Network::load(&out).unwrap();
+    let ckpt = dir.join("net.nnue.ckpt");
+    assert_eq!(checkpoint::load(&ckpt).unwrap().epoch, 1);
+
+    // Resume to two epochs.
+    let mut more = args.clone();
+    more.epochs = 2;
+    more.resume = Some(ckpt.clone());
+    assert_eq!(run(&more).unwrap().epochs.len(), 1);
+    assert_eq!(checkpoint::load(&ckpt).unwrap().epoch, 2);
+
+    // A missing data file is an error that names it.
+    let mut missing = args.clone();
+    missing.data = vec![dir.join("nothing.jjdata")];
+    assert!(
+        run(&missing)
+            .unwrap_err()
+            .to_string()
+            .contains("nothing.jjdata")
+    );
+    assert!(Args::try_parse_from(["jiangjun-train", "--out", "x"]).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

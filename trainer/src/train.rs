@@ -1,0 +1,518 @@
+//! Training: mini-batch Adam on the float network, batches split across
+//! threads.
+//!
+//! # Loss
+//!
+//! For a position with search score `s` (side to move's view) and game
+//! result `r` (1 win, ½ draw, 0 loss for the side to move):
+//!
+//! ```text
+//! p      = sigmoid(SCALE · out / K)                 the net's expected result
+//! target = λ · sigmoid(s / K) + (1 − λ) · r
+//! loss   = mean over the batch of (p − target)²
+//! ```
+//!
+//! `K` is the evaluation scale of a logistic unit: the hand-made
+//! evaluation's Texel fit (`engine/src/eval/weights.rs`, `K 2.991` in
+//! `sigmoid(K · eval / 400)`) puts it at 400 / 2.991 ≈ 134 of our units, the
+//! default. (Engines whose pawn is 100 to 200 units usually use 400; ours is
+//! more decisive per unit.)
+//!
+//! # Parallelism and determinism
+//!
+//! A batch is cut into one contiguous part per thread; each part
+//! accumulates its own gradient (the first layer's sparsely: only the rows
+//! of features it saw, which it remembers), then the parts are summed in
+//! part order and Adam updates the weights: dense for the small layers,
+//! sparse ("lazy") for the first layer, whose untouched rows and moments
+//! stay as they are. Each epoch's order is a shuffle seeded by the seed and
+//! the epoch number, so a run is reproducible for a given seed and thread
+//! count, and resuming from a checkpoint continues it exactly.
+
+use crate::data::Chunk;
+use crate::model::{FloatNet, Inputs, screlu};
+use crate::rng::Rng;
+use jiangjun_engine::nnue::{FEATURES, L1, OUTPUT_BUCKETS, SCALE};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// How to train.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// Total epochs (a resumed run continues up to this many).
+    pub epochs: usize,
+    pub batch_size: usize,
+    /// Adam's learning rate in the first epoch.
+    pub lr: f32,
+    /// The learning rate is multiplied by this after every epoch.
+    pub lr_decay: f32,
+    /// Weight of the search score against the game result in the target.
+    pub lambda: f32,
+    /// Evaluation units per logistic unit (see the module docs).
+    pub k: f32,
+    /// Threads, and parts of every batch.
+    pub threads: usize,
+    pub seed: u64,
+    /// Share of the data held out for validation.
+    pub val_fraction: f32,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            epochs: 10,
+            batch_size: 16384,
+            lr: 0.001,
+            lr_decay: 1.0,
+            lambda: 0.75,
+            k: 134.0,
+            threads: 1,
+            seed: 1,
+            val_fraction: 0.05,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Reasons the configuration cannot be used.
+    pub fn check(&self) -> Result<(), String> {
+        if self.batch_size == 0 {
+            return Err("the batch size must be at least 1".into());
+        }
+        if self.threads == 0 {
+            return Err("at least one thread is needed".into());
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return Err(format!("lambda {} is not between 0 and 1", self.lambda));
+        }
+        let positive = |x: f32| x.is_finite() && x > 0.0;
+        if !positive(self.k) {
+            return Err(format!("K {} must be positive", self.k));
+        }
+        if !positive(self.lr) || !positive(self.lr_decay) {
+            return Err("the learning rate and its decay must be positive".into());
+        }
+        if !(0.0..1.0).contains(&self.val_fraction) {
+            return Err(format!(
+                "validation fraction {} is not in [0, 1)",
+                self.val_fraction
+            ));
+        }
+        Ok(())
+    }
+
+    /// The learning rate of epoch `epoch` (0-based).
+    pub fn lr_at(&self, epoch: usize) -> f32 {
+        self.lr * self.lr_decay.powi(epoch as i32)
+    }
+}
+
+/// Everything that training changes: the weights, Adam's moments, the
+/// step and epoch counts. Checkpoints save and restore it whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainState {
+    pub net: FloatNet,
+    /// Adam's first and second moments, shaped like the network.
+    pub m: FloatNet,
+    pub v: FloatNet,
+    /// Adam steps taken.
+    pub step: u64,
+    /// Epochs completed.
+    pub epoch: usize,
+}
+
+impl TrainState {
+    /// A fresh start from random weights.
+    pub fn new(seed: u64) -> TrainState {
+        TrainState {
+            net: FloatNet::random(&mut Rng::new(seed ^ 0x1417_2a5e_ed00_0001)),
+            m: FloatNet::zeros(),
+            v: FloatNet::zeros(),
+            step: 0,
+            epoch: 0,
+        }
+    }
+}
+
+/// What one epoch did.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// 1-based.
+    pub epoch: usize,
+    pub lr: f32,
+    /// Mean loss over the epoch's training batches (weights moving).
+    pub train_loss: f64,
+    /// Mean loss on the held-out positions after the epoch, if any.
+    pub val_loss: Option<f64>,
+    pub positions: usize,
+    pub seconds: f64,
+}
+
+impl EpochReport {
+    pub fn positions_per_second(&self) -> f64 {
+        self.positions as f64 / self.seconds.max(1e-9)
+    }
+}
+
+#[inline(always)]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a packed record, side to move's view.
+#[inline]
+pub fn target(chunk: &Chunk, lambda: f32, k: f32) -> f32 {
+    let black = chunk[45] & 1 == 1;
+    let red_result = ((chunk[45] >> 1) & 3) as f32 / 2.0;
+    let result = if black { 1.0 - red_result } else { red_result };
+    let score = i16::from_le_bytes([chunk[46], chunk[47]]) as f32;
+    lambda * sigmoid(score / k) + (1.0 - lambda) * result
+}
+
+/// The loss of one position (for validation and tests).
+pub fn position_loss(net: &FloatNet, chunk: &Chunk, lambda: f32, k: f32) -> f32 {
+    let inp = Inputs::from_chunk(chunk);
+    let out = net.output(&net.hidden(&inp), inp.bucket());
+    let p = sigmoid(SCALE as f32 * out / k);
+    (p - target(chunk, lambda, k)).powi(2)
+}
+
+/// Mean loss over `data`, computed in parallel (in the current rayon pool).
+pub fn mean_loss(net: &FloatNet, data: &[Chunk], lambda: f32, k: f32) -> f64 {
+    if data.is_empty() {
+        return 0.0;
+    }
+    let parts: Vec<f64> = data
+        .par_chunks(4096)
+        .map(|part| {
+            part.iter()
+                .map(|c| position_loss(net, c, lambda, k) as f64)
+                .sum::<f64>()
+        })
+        .collect();
+    parts.iter().sum::<f64>() / data.len() as f64
+}
+
+/// One thread's gradient.
+struct Grad {
+    l1_w: Vec<f32>,
+    /// Rows of `l1_w` written since the last reset, and their list.
+    touched: Vec<bool>,
+    rows: Vec<u32>,
+    l1_b: Vec<f32>,
+    out_w: Vec<f32>,
+    out_b: Vec<f32>,
+    loss: f64,
+}
+
+impl Grad {
+    fn new() -> Grad {
+        Grad {
+            l1_w: vec![0.0; FEATURES * L1],
+            touched: vec![false; FEATURES],
+            rows: Vec::with_capacity(FEATURES),
+            l1_b: vec![0.0; L1],
+            out_w: vec![0.0; OUTPUT_BUCKETS * 2 * L1],
+            out_b: vec![0.0; OUTPUT_BUCKETS],
+            loss: 0.0,
+        }
+    }
+
+    /// Add `d` to the gradient row of feature `f`.
+    #[inline]
+    fn add_row(&mut self, f: usize, d: &[f32; L1]) {
+        if !self.touched[f] {
+            self.touched[f] = true;
+            self.rows.push(f as u32);
+        }
+        for (g, &x) in self.l1_w[f * L1..(f + 1) * L1].iter_mut().zip(d) {
+            *g += x;
+        }
+    }
+
+    /// Zero what `add_row` and the dense parts wrote.
+    fn reset(&mut self) {
+        for &f in &self.rows {
+            let f = f as usize;
+            self.l1_w[f * L1..(f + 1) * L1].fill(0.0);
+            self.touched[f] = false;
+        }
+        self.rows.clear();
+        self.l1_b.fill(0.0);
+        self.out_w.fill(0.0);
+        self.out_b.fill(0.0);
+        self.loss = 0.0;
+    }
+
+    /// Forward and backward pass of one position, summing into self.
+    #[inline]
+    fn accumulate(&mut self, net: &FloatNet, chunk: &Chunk, lambda: f32, k: f32) {
+        let inp = Inputs::from_chunk(chunk);
+        let h = net.hidden(&inp);
+        let bucket = inp.bucket();
+        let out = net.output(&h, bucket);
+        let p = sigmoid(SCALE as f32 * out / k);
+        let err = p - target(chunk, lambda, k);
+        self.loss += (err * err) as f64;
+        // d loss / d out.
+        let g = 2.0 * err * p * (1.0 - p) * SCALE as f32 / k;
+        let w = &net.out_w[bucket * 2 * L1..(bucket + 1) * 2 * L1];
+        let gw = &mut self.out_w[bucket * 2 * L1..(bucket + 1) * 2 * L1];
+        let mut d_us = [0.0f32; L1];
+        let mut d_them = [0.0f32; L1];
+        for (half, (a, d)) in [(&h.us, &mut d_us), (&h.them, &mut d_them)]
+            .into_iter()
+            .enumerate()
+        {
+            let (w, gw) = (
+                &w[half * L1..(half + 1) * L1],
+                &mut gw[half * L1..(half + 1) * L1],
+            );
+            for j in 0..L1 {
+                let x = a[j];
+                gw[j] += g * screlu(x);
+                // screlu'(x) = 2x on (0, 1), else 0.
+                let slope = if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
+                d[j] = g * w[j] * slope;
+            }
+        }
+        self.out_b[bucket] += g;
+        for j in 0..L1 {
+            self.l1_b[j] += d_us[j] + d_them[j];
+        }
+        for i in 0..inp.len {
+            self.add_row(inp.us[i] as usize, &d_us);
+            self.add_row(inp.them[i] as usize, &d_them);
+        }
+    }
+}
+
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// Adam on one slice of weights with its moments and gradient (already
+/// averaged); `lr_t` includes the bias correction.
+#[inline]
+fn adam(w: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32) {
+    for i in 0..w.len() {
+        m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
+        v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
+        w[i] -= lr_t * m[i] / (v[i].sqrt() + EPSILON);
+    }
+}
+
+/// The trainer: state plus per-thread gradient buffers.
+pub struct Trainer {
+    pub config: TrainConfig,
+    pub state: TrainState,
+    grads: Vec<Grad>,
+}
+
+impl Trainer {
+    pub fn new(config: TrainConfig, state: TrainState) -> Trainer {
+        let grads = (0..config.threads).map(|_| Grad::new()).collect();
+        Trainer {
+            config,
+            state,
+            grads,
+        }
+    }
+
+    /// One optimisation step on the positions `batch` (indices into `data`).
+    /// Returns the batch's summed loss (before the step).
+    pub fn step(&mut self, data: &[Chunk], batch: &[u32], lr: f32) -> f64 {
+        let n = batch.len();
+        if n == 0 {
+            return 0.0;
+        }
+        let parts = self.grads.len();
+        let per_part = n.div_ceil(parts);
+        let (lambda, k) = (self.config.lambda, self.config.k);
+        let net = &self.state.net;
+        self.grads
+            .par_iter_mut()
+            .zip(batch.par_chunks(per_part))
+            .for_each(|(grad, idx)| {
+                for &i in idx {
+                    grad.accumulate(net, &data[i as usize], lambda, k);
+                }
+            });
+
+        self.state.step += 1;
+        let t = self.state.step as i32;
+        let lr_t = lr * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+        let scale = 1.0 / n as f32;
+        let grads = &self.grads;
+        let loss: f64 = grads.iter().map(|g| g.loss).sum();
+
+        // Dense layers: sum in part order, average, step.
+        let st = &mut self.state;
+        for (block, (w, (m, v))) in [
+            (&mut st.net.l1_b, (&mut st.m.l1_b, &mut st.v.l1_b)),
+            (&mut st.net.out_w, (&mut st.m.out_w, &mut st.v.out_w)),
+            (&mut st.net.out_b, (&mut st.m.out_b, &mut st.v.out_b)),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut g = vec![0.0f32; w.len()];
+            for grad in grads {
+                let src = match block {
+                    0 => &grad.l1_b,
+                    1 => &grad.out_w,
+                    _ => &grad.out_b,
+                };
+                for (a, &b) in g.iter_mut().zip(src) {
+                    *a += b;
+                }
+            }
+            g.iter_mut().for_each(|x| *x *= scale);
+            adam(w, m, v, &g, lr_t);
+        }
+
+        // The first layer: only rows some part touched.
+        let mut touched = vec![false; FEATURES];
+        for grad in grads {
+            for &f in &grad.rows {
+                touched[f as usize] = true;
+            }
+        }
+        st.net
+            .l1_w
+            .par_chunks_mut(L1)
+            .zip(st.m.l1_w.par_chunks_mut(L1))
+            .zip(st.v.l1_w.par_chunks_mut(L1))
+            .enumerate()
+            .filter(|(f, _)| touched[*f])
+            .for_each(|(f, ((w, m), v))| {
+                let mut g = [0.0f32; L1];
+                for grad in grads.iter().filter(|gr| gr.touched[f]) {
+                    for (a, &b) in g.iter_mut().zip(&grad.l1_w[f * L1..(f + 1) * L1]) {
+                        *a += b;
+                    }
+                }
+                g.iter_mut().for_each(|x| *x *= scale);
+                adam(w, m, v, &g, lr_t);
+            });
+        st.net.clip();
+        self.grads.par_iter_mut().for_each(Grad::reset);
+        loss
+    }
+
+    /// The shuffled order of the training positions in epoch `epoch` (0-based).
+    pub fn epoch_order(&self, n: usize, epoch: usize) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let salt = (epoch as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Rng::new(self.config.seed ^ salt).shuffle(&mut order);
+        order
+    }
+
+    /// Train one epoch on `train`, then measure the loss on `val`.
+    pub fn epoch(&mut self, train: &[Chunk], val: &[Chunk]) -> EpochReport {
+        let start = Instant::now();
+        let e = self.state.epoch;
+        let lr = self.config.lr_at(e);
+        let order = self.epoch_order(train.len(), e);
+        let mut loss = 0.0;
+        for batch in order.chunks(self.config.batch_size) {
+            loss += self.step(train, batch, lr);
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        self.state.epoch += 1;
+        let val_loss = (!val.is_empty())
+            .then(|| mean_loss(&self.state.net, val, self.config.lambda, self.config.k));
+        EpochReport {
+            epoch: self.state.epoch,
+            lr,
+            train_loss: loss / train.len().max(1) as f64,
+            val_loss,
+            positions: train.len(),
+            seconds,
+        }
+    }
+}
+
+/// Shuffle the positions with the seed and hold out the last
+/// `val_fraction` of them: returns (training, validation).
+pub fn split(mut data: Vec<Chunk>, val_fraction: f32, seed: u64) -> (Vec<Chunk>, Vec<Chunk>) {
+    Rng::new(seed ^ 0x5b11_7000_0000_0001).shuffle(&mut data);
+    let n_val = ((data.len() as f64) * val_fraction as f64).round() as usize;
+    let n_val = n_val.min(data.len().saturating_sub(1));
+    let val = data.split_off(data.len() - n_val);
+    (data, val)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The analytic gradient of every parameter block matches central
+    /// finite differences of the loss, on the parameters it moves most.
+    #[test]
+    fn gradients_match_finite_differences() {
+        let mut data = Vec::new();
+        crate::synth::generate(24, 3, |r| data.push(r.pack()));
+        let mut net = TrainState::new(5).net;
+        for b in &mut net.l1_b {
+            *b = 0.3;
+        }
+        let (lambda, k) = (0.5, 134.0);
+        let mut grad = Grad::new();
+        for c in &data {
+            grad.accumulate(&net, c, lambda, k);
+        }
+        let loss = |net: &FloatNet| -> f64 {
+            data.iter()
+                .map(|c| position_loss(net, c, lambda, k) as f64)
+                .sum()
+        };
+        let largest = |g: &[f32]| {
+            (0..g.len())
+                .max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs()))
+                .unwrap()
+        };
+        let analytic = [&grad.l1_w, &grad.l1_b, &grad.out_w, &grad.out_b];
+        for (block, g) in analytic.into_iter().enumerate() {
+            let i = largest(g);
+            let eps = 1e-3;
+            let mut plus = net.clone();
+            plus.blocks_mut()[block][i] += eps;
+            let mut minus = net.clone();
+            minus.blocks_mut()[block][i] -= eps;
+            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
+            let a = g[i] as f64;
+            assert!(
+                (numeric - a).abs() <= 0.02 * a.abs() + 1e-4,
+                "block {block}[{i}]: analytic {a}, numeric {numeric}"
+            );
+            assert!(a.abs() > 1e-3, "block {block}: gradient too small to test");
+        }
+        // Only rows of features that occurred were touched.
+        for f in 0..FEATURES {
+            let used = grad.rows.contains(&(f as u32));
+            assert_eq!(grad.touched[f], used);
+            if !used {
+                assert!(grad.l1_w[f * L1..(f + 1) * L1].iter().all(|&x| x == 0.0));
+            }
+        }
+        grad.reset();
+        assert!(grad.l1_w.iter().all(|&x| x == 0.0) && grad.rows.is_empty());
+    }
+
+    #[test]
+    fn targets_blend_score_and_result() {
+        let board = xiangqi::Board::startpos();
+        let rec = crate::data::Record::from_board(&board, crate::data::GameResult::BlackWins, 134);
+        let c = rec.pack();
+        let s = sigmoid(1.0);
+        assert!((target(&c, 1.0, 134.0) - s).abs() < 1e-6);
+        assert!(target(&c, 0.0, 134.0).abs() < 1e-6);
+        assert!((target(&c, 0.5, 134.0) - 0.5 * s).abs() < 1e-6);
+        // Black to move after a Black win: result 1 from its side.
+        let mut b = board.clone();
+        b.make_move(board.parse_move("h2e2").unwrap());
+        let c = crate::data::Record::from_board(&b, crate::data::GameResult::BlackWins, 0).pack();
+        assert!((target(&c, 0.0, 134.0) - 1.0).abs() < 1e-6);
+    }
+}
