@@ -119,9 +119,19 @@ pub struct RunSummary {
     pub epochs: Vec<EpochReport>,
     pub train_positions: usize,
     pub val_positions: usize,
-    /// Largest |engine − float| evaluation over (up to 1000) validation
-    /// positions, in evaluation units: the cost of quantisation.
-    pub max_quantisation_error: f32,
+    /// |engine − float| evaluation over (up to 1000) validation positions,
+    /// in evaluation units: the cost of quantisation.
+    pub quantisation_error: QuantisationError,
+}
+
+/// How far the engine's integer evaluation of the quantised network is
+/// from the float network's evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct QuantisationError {
+    pub rms: f32,
+    pub max: f32,
+    /// Largest |float| evaluation among the positions, for scale.
+    pub max_eval: f32,
 }
 
 /// Train on `data` from `state` up to `config.epochs` epochs, calling
@@ -152,19 +162,26 @@ pub fn train(
     Ok((trainer.state, val))
 }
 
-/// Largest |quantised engine evaluation − float evaluation| over `positions`.
-pub fn quantisation_error(net: &model::FloatNet, positions: &[Chunk]) -> f32 {
+/// |quantised engine evaluation − float evaluation| over `positions`.
+pub fn quantisation_error(net: &model::FloatNet, positions: &[Chunk]) -> QuantisationError {
     let q = net.quantise();
     let mut acc = Accumulator::new(&q);
-    let mut worst = 0.0f32;
+    let mut e = QuantisationError::default();
+    let mut squares = 0.0f64;
     for c in positions {
         let rec = data::Record::unpack(c, 0).expect("checked when loaded");
-        acc.refresh_pieces(&q, |f| rec.for_each_piece(f));
+        let mut pieces = Vec::with_capacity(32);
+        rec.for_each_piece(|p, sq| pieces.push((p, sq)));
+        acc.refresh_pieces(&q, &pieces);
         let engine = evaluate(&q, &acc, rec.side_to_move) as f32;
         let float = net.evaluate(&Inputs::from_chunk(c));
-        worst = worst.max((engine - float).abs());
+        let d = (engine - float).abs();
+        e.max = e.max.max(d);
+        e.max_eval = e.max_eval.max(float.abs());
+        squares += (d as f64).powi(2);
     }
-    worst
+    e.rms = (squares / positions.len().max(1) as f64).sqrt() as f32;
+    e
 }
 
 /// The command: load the data, train (resuming if asked), checkpoint after
@@ -224,14 +241,18 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     net.save(&args.out)?;
     let err = quantisation_error(&state.net, &val[..val.len().min(1000)]);
     say(format!(
-        "wrote {} (largest quantisation error on validation positions: {err:.1})",
-        args.out.display()
+        "wrote {}; engine vs float evaluation on {} validation positions: RMS {:.1}, largest {:.1} (evaluations up to {:.0})",
+        args.out.display(),
+        val.len().min(1000),
+        err.rms,
+        err.max,
+        err.max_eval
     ));
     Ok(RunSummary {
         epochs: reports,
         train_positions: total - val.len(),
         val_positions: val.len(),
-        max_quantisation_error: err,
+        quantisation_error: err,
     })
 }
 

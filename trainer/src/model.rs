@@ -63,7 +63,7 @@ impl Inputs {
     }
 
     /// The inputs of a packed record (already checked by the reader).
-    #[inline]
+    #[inline(always)]
     pub fn from_chunk(chunk: &Chunk) -> Inputs {
         let mut inp = Inputs::new(Color::from_index((chunk[45] & 1) as usize));
         for s in 0..SQUARES {
@@ -142,7 +142,7 @@ impl FloatNet {
     }
 
     /// The first layer: biases plus the rows of the active features.
-    #[inline]
+    #[inline(always)]
     pub fn hidden(&self, inp: &Inputs) -> Hidden {
         let mut h = Hidden {
             us: [0.0; L1],
@@ -162,17 +162,20 @@ impl FloatNet {
     }
 
     /// The raw output (`eval / SCALE`) for the given first-layer values.
-    #[inline]
+    /// Summed in 8 interleaved partial sums (a fixed order, so results are
+    /// reproducible) that the compiler can keep in one vector register.
+    #[inline(always)]
     pub fn output(&self, h: &Hidden, bucket: usize) -> f32 {
         let w = &self.out_w[bucket * 2 * L1..(bucket + 1) * 2 * L1];
-        let mut sum = self.out_b[bucket];
-        for (i, &a) in h.us.iter().enumerate() {
-            sum += w[i] * screlu(a);
+        let mut lanes = [0.0f32; 8];
+        for (a, w) in [(&h.us, &w[..L1]), (&h.them, &w[L1..])] {
+            for (a, w) in a.chunks_exact(8).zip(w.chunks_exact(8)) {
+                for k in 0..8 {
+                    lanes[k] += w[k] * screlu(a[k]);
+                }
+            }
         }
-        for (i, &a) in h.them.iter().enumerate() {
-            sum += w[L1 + i] * screlu(a);
-        }
-        sum
+        self.out_b[bucket] + lanes.iter().sum::<f32>()
     }
 
     /// The evaluation in centipawn-like units, side to move's view.

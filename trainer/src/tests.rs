@@ -231,7 +231,7 @@ fn the_command_trains_checkpoints_and_writes_a_network() {
     let summary = run(&args).unwrap();
     assert_eq!(summary.epochs.len(), 1);
     assert_eq!(summary.train_positions + summary.val_positions, 1_500);
-    assert!(summary.max_quantisation_error < 10.0);
+    assert!(summary.quantisation_error.rms < 10.0);
     Network::load(&out).unwrap();
     let ckpt = dir.join("net.nnue.ckpt");
     assert_eq!(checkpoint::load(&ckpt).unwrap().epoch, 1);

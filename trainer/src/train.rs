@@ -32,6 +32,7 @@
 use crate::data::Chunk;
 use crate::model::{FloatNet, Inputs, screlu};
 use crate::rng::Rng;
+use jiangjun_engine::nnue::simd::dispatch;
 use jiangjun_engine::nnue::{FEATURES, L1, OUTPUT_BUCKETS, SCALE};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -170,6 +171,7 @@ pub fn target(chunk: &Chunk, lambda: f32, k: f32) -> f32 {
 }
 
 /// The loss of one position (for validation and tests).
+#[inline(always)]
 pub fn position_loss(net: &FloatNet, chunk: &Chunk, lambda: f32, k: f32) -> f32 {
     let inp = Inputs::from_chunk(chunk);
     let out = net.output(&net.hidden(&inp), inp.bucket());
@@ -185,9 +187,14 @@ pub fn mean_loss(net: &FloatNet, data: &[Chunk], lambda: f32, k: f32) -> f64 {
     let parts: Vec<f64> = data
         .par_chunks(4096)
         .map(|part| {
-            part.iter()
-                .map(|c| position_loss(net, c, lambda, k) as f64)
-                .sum::<f64>()
+            dispatch(
+                #[inline(always)]
+                || {
+                    part.iter()
+                        .map(|c| position_loss(net, c, lambda, k) as f64)
+                        .sum::<f64>()
+                },
+            )
         })
         .collect();
     parts.iter().sum::<f64>() / data.len() as f64
@@ -219,7 +226,7 @@ impl Grad {
     }
 
     /// Add `d` to the gradient row of feature `f`.
-    #[inline]
+    #[inline(always)]
     fn add_row(&mut self, f: usize, d: &[f32; L1]) {
         if !self.touched[f] {
             self.touched[f] = true;
@@ -245,7 +252,7 @@ impl Grad {
     }
 
     /// Forward and backward pass of one position, summing into self.
-    #[inline]
+    #[inline(always)]
     fn accumulate(&mut self, net: &FloatNet, chunk: &Chunk, lambda: f32, k: f32) {
         let inp = Inputs::from_chunk(chunk);
         let h = net.hidden(&inp);
@@ -293,7 +300,7 @@ const EPSILON: f32 = 1e-8;
 
 /// Adam on one slice of weights with its moments and gradient (already
 /// averaged); `lr_t` includes the bias correction.
-#[inline]
+#[inline(always)]
 fn adam(w: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32) {
     for i in 0..w.len() {
         m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
@@ -334,9 +341,14 @@ impl Trainer {
             .par_iter_mut()
             .zip(batch.par_chunks(per_part))
             .for_each(|(grad, idx)| {
-                for &i in idx {
-                    grad.accumulate(net, &data[i as usize], lambda, k);
-                }
+                dispatch(
+                    #[inline(always)]
+                    || {
+                        for &i in idx {
+                            grad.accumulate(net, &data[i as usize], lambda, k);
+                        }
+                    },
+                )
             });
 
         self.state.step += 1;
@@ -393,7 +405,10 @@ impl Trainer {
                     }
                 }
                 g.iter_mut().for_each(|x| *x *= scale);
-                adam(w, m, v, &g, lr_t);
+                dispatch(
+                    #[inline(always)]
+                    || adam(w, m, v, &g, lr_t),
+                );
             });
         st.net.clip();
         self.grads.par_iter_mut().for_each(Grad::reset);

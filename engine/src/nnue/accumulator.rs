@@ -12,10 +12,10 @@
 //! exact because every network keeps bias + 32 pieces within `i16` (see
 //! `MAX_L1_WEIGHT`), whatever the order of the updates.
 
-use super::features::{feature_index, for_each_piece};
+use super::features::{MAX_ACTIVE, feature_index, for_each_piece};
 use super::network::Network;
-use super::{L1, evaluate};
-use xiangqi::{Board, Color, Move, Piece, Square};
+use super::{L1, evaluate, simd};
+use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
 /// The first-layer output of one position from both perspectives, and the
 /// number of pieces (for the output bucket).
@@ -84,19 +84,33 @@ impl Accumulator {
 
     /// Recompute from scratch for `board`.
     pub fn refresh(&mut self, net: &Network, board: &Board) {
-        self.refresh_pieces(net, |f| for_each_piece(board, f));
+        let mut list = [(
+            Piece::new(Color::Red, PieceKind::King),
+            Square::from_index_unchecked(0),
+        ); MAX_ACTIVE];
+        let mut n = 0;
+        for_each_piece(board, |p, sq| {
+            if n < MAX_ACTIVE {
+                list[n] = (p, sq);
+                n += 1;
+            }
+        });
+        self.refresh_pieces(net, &list[..n]);
     }
 
-    /// Recompute from scratch for the pieces that `pieces` reports (a
-    /// position that is not a `Board`, such as a training record).
-    pub fn refresh_pieces(
-        &mut self,
-        net: &Network,
-        pieces: impl FnOnce(&mut dyn FnMut(Piece, Square)),
-    ) {
-        self.values = [*net.l1_bias(); 2];
-        self.pieces = 0;
-        pieces(&mut |piece, sq| self.add(net, piece, sq));
+    /// Recompute from scratch for a list of pieces (a position that is not
+    /// a `Board`, such as a training record).
+    pub fn refresh_pieces(&mut self, net: &Network, pieces: &[(Piece, Square)]) {
+        simd::dispatch(
+            #[inline(always)]
+            || {
+                self.values = [*net.l1_bias(); 2];
+                self.pieces = 0;
+                for &(piece, sq) in pieces {
+                    self.add_portable(net, piece, sq);
+                }
+            },
+        )
     }
 
     /// The values of `perspective`'s half.
@@ -114,6 +128,14 @@ impl Accumulator {
     /// A piece appears on `sq`.
     #[inline]
     pub fn add(&mut self, net: &Network, piece: Piece, sq: Square) {
+        simd::dispatch(
+            #[inline(always)]
+            || self.add_portable(net, piece, sq),
+        )
+    }
+
+    #[inline(always)]
+    fn add_portable(&mut self, net: &Network, piece: Piece, sq: Square) {
         for p in Color::BOTH {
             add_row(
                 &mut self.values[p.index()],
@@ -126,28 +148,38 @@ impl Accumulator {
     /// A piece leaves `sq`.
     #[inline]
     pub fn sub(&mut self, net: &Network, piece: Piece, sq: Square) {
-        for p in Color::BOTH {
-            sub_row(
-                &mut self.values[p.index()],
-                net.l1_row(feature_index(p, piece, sq)),
-            );
-        }
-        self.pieces -= 1;
+        simd::dispatch(
+            #[inline(always)]
+            || {
+                for p in Color::BOTH {
+                    sub_row(
+                        &mut self.values[p.index()],
+                        net.l1_row(feature_index(p, piece, sq)),
+                    );
+                }
+                self.pieces -= 1;
+            },
+        )
     }
 
     /// A piece goes from `from` to `to` (an empty square), in one pass.
     #[inline]
     pub fn move_piece(&mut self, net: &Network, piece: Piece, from: Square, to: Square) {
-        for p in Color::BOTH {
-            let v = &mut self.values[p.index()];
-            let src = *v;
-            add_sub(
-                v,
-                &src,
-                net.l1_row(feature_index(p, piece, to)),
-                net.l1_row(feature_index(p, piece, from)),
-            );
-        }
+        simd::dispatch(
+            #[inline(always)]
+            || {
+                for p in Color::BOTH {
+                    let v = &mut self.values[p.index()];
+                    let src = *v;
+                    add_sub(
+                        v,
+                        &src,
+                        net.l1_row(feature_index(p, piece, to)),
+                        net.l1_row(feature_index(p, piece, from)),
+                    );
+                }
+            },
+        )
     }
 
     /// Become `parent` after `mv`, where `board` is the position `parent`
@@ -159,21 +191,26 @@ impl Accumulator {
             .piece_at(from)
             .expect("update_from: the move's from-square holds a piece");
         let captured = board.piece_at(to);
-        for p in Color::BOTH {
-            let i = p.index();
-            let add = net.l1_row(feature_index(p, piece, to));
-            let sub = net.l1_row(feature_index(p, piece, from));
-            match captured {
-                None => add_sub(&mut self.values[i], &parent.values[i], add, sub),
-                Some(cp) => add_sub_sub(
-                    &mut self.values[i],
-                    &parent.values[i],
-                    add,
-                    sub,
-                    net.l1_row(feature_index(p, cp, to)),
-                ),
-            }
-        }
+        simd::dispatch(
+            #[inline(always)]
+            || {
+                for p in Color::BOTH {
+                    let i = p.index();
+                    let add = net.l1_row(feature_index(p, piece, to));
+                    let sub = net.l1_row(feature_index(p, piece, from));
+                    match captured {
+                        None => add_sub(&mut self.values[i], &parent.values[i], add, sub),
+                        Some(cp) => add_sub_sub(
+                            &mut self.values[i],
+                            &parent.values[i],
+                            add,
+                            sub,
+                            net.l1_row(feature_index(p, cp, to)),
+                        ),
+                    }
+                }
+            },
+        );
         self.pieces = parent.pieces - captured.is_some() as u32;
     }
 }

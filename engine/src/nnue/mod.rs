@@ -51,6 +51,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod network;
+pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{FEATURES, feature_index, output_bucket};
@@ -79,7 +80,7 @@ pub const MAX_OUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 const DOT_CHUNK: usize = 64;
 
 /// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output layer.
-#[inline]
+#[inline(always)]
 fn screlu_dot(acc: &[i16; L1], weights: &[i16]) -> i64 {
     debug_assert_eq!(weights.len(), L1);
     let mut total = 0i64;
@@ -104,6 +105,14 @@ fn screlu_dot(acc: &[i16; L1], weights: &[i16]) -> i64 {
 /// the exact formula).
 #[inline]
 pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    simd::dispatch(
+        #[inline(always)]
+        || evaluate_portable(net, acc, side_to_move),
+    )
+}
+
+#[inline(always)]
+fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
     let bucket = output_bucket(acc.piece_count());
     let w = net.output_weights(bucket);
     let sum = screlu_dot(acc.values(side_to_move), &w[..L1])
