@@ -16,13 +16,14 @@
 pub mod checkpoint;
 pub mod data;
 pub mod model;
+pub mod quantise;
 pub mod rng;
 pub mod synth;
 pub mod train;
 
 use checkpoint::CheckpointError;
 use data::{Chunk, DataError};
-use jiangjun_engine::nnue::{Accumulator, NnueError, evaluate};
+use jiangjun_engine::nnue::{Accumulator, Network, NnueError, evaluate};
 use model::Inputs;
 use std::path::PathBuf;
 use train::{EpochReport, TrainConfig, TrainState, Trainer, split};
@@ -134,15 +135,25 @@ pub struct QuantisationError {
     pub max_eval: f32,
 }
 
+/// The result of [`train`]: the final state and the data as it was split.
+#[derive(Debug)]
+pub struct Trained {
+    pub state: TrainState,
+    pub train: Vec<Chunk>,
+    pub val: Vec<Chunk>,
+}
+
+/// Positions used to calibrate the quantisation (see [`quantise`]).
+pub const CALIBRATION_POSITIONS: usize = 8192;
+
 /// Train on `data` from `state` up to `config.epochs` epochs, calling
-/// `after_epoch` after each (to report, to checkpoint). Returns the final
-/// state and the validation positions.
+/// `after_epoch` after each (to report, to checkpoint).
 pub fn train(
     config: &TrainConfig,
     data: Vec<Chunk>,
     state: TrainState,
     mut after_epoch: impl FnMut(&EpochReport, &TrainState) -> Result<(), TrainError>,
-) -> Result<(TrainState, Vec<Chunk>), TrainError> {
+) -> Result<Trained, TrainError> {
     config.check().map_err(TrainError::Config)?;
     if data.len() < 2 {
         return Err(TrainError::Config(format!(
@@ -159,21 +170,28 @@ pub fn train(
         let report = pool.install(|| trainer.epoch(&train_set, &val));
         after_epoch(&report, &trainer.state)?;
     }
-    Ok((trainer.state, val))
+    Ok(Trained {
+        state: trainer.state,
+        train: train_set,
+        val,
+    })
 }
 
-/// |quantised engine evaluation − float evaluation| over `positions`.
-pub fn quantisation_error(net: &model::FloatNet, positions: &[Chunk]) -> QuantisationError {
-    let q = net.quantise();
-    let mut acc = Accumulator::new(&q);
+/// |engine evaluation of `q` − float evaluation of `net`| over `positions`.
+pub fn quantisation_error(
+    net: &model::FloatNet,
+    q: &Network,
+    positions: &[Chunk],
+) -> QuantisationError {
+    let mut acc = Accumulator::new(q);
     let mut e = QuantisationError::default();
     let mut squares = 0.0f64;
     for c in positions {
         let rec = data::Record::unpack(c, 0).expect("checked when loaded");
         let mut pieces = Vec::with_capacity(32);
         rec.for_each_piece(|p, sq| pieces.push((p, sq)));
-        acc.refresh_pieces(&q, &pieces);
-        let engine = evaluate(&q, &acc, rec.side_to_move) as f32;
+        acc.refresh_pieces(q, &pieces);
+        let engine = evaluate(q, &acc, rec.side_to_move) as f32;
         let float = net.evaluate(&Inputs::from_chunk(c));
         let d = (engine - float).abs();
         e.max = e.max.max(d);
@@ -223,7 +241,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         config.threads, config.batch_size, config.lr, config.lambda, config.k, config.seed
     ));
     let mut reports = Vec::new();
-    let (state, val) = train(&config, data, state, |r, state| {
+    let trained = train(&config, data, state, |r, state| {
         say(format!(
             "epoch {:>3}/{}  lr {:.6}  train loss {:.6}  val loss {}  {:.0} pos/s",
             r.epoch,
@@ -237,20 +255,27 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         reports.push(r.clone());
         Ok(())
     })?;
-    let net = state.net.quantise();
+    let (state, val) = (&trained.state, &trained.val);
+    let calibration = &trained.train[..trained.train.len().min(CALIBRATION_POSITIONS)];
+    let net = quantise::quantise_calibrated(&state.net, calibration);
     net.save(&args.out)?;
-    let err = quantisation_error(&state.net, &val[..val.len().min(1000)]);
+    let check = &val[..val.len().min(1000)];
+    let nearest = quantisation_error(&state.net, &state.net.quantise(), check);
+    let err = quantisation_error(&state.net, &net, check);
     say(format!(
-        "wrote {}; engine vs float evaluation on {} validation positions: RMS {:.1}, largest {:.1} (evaluations up to {:.0})",
+        "wrote {}; engine vs float evaluation on {} validation positions: RMS {:.1}, largest {:.1} \
+         (nearest rounding: RMS {:.1}, largest {:.1}; evaluations up to {:.0})",
         args.out.display(),
-        val.len().min(1000),
+        check.len(),
         err.rms,
         err.max,
+        nearest.rms,
+        nearest.max,
         err.max_eval
     ));
     Ok(RunSummary {
         epochs: reports,
-        train_positions: total - val.len(),
+        train_positions: trained.train.len(),
         val_positions: val.len(),
         quantisation_error: err,
     })
