@@ -1,12 +1,20 @@
 //! The Jiangjun NNUE trainer: the training-data format ([`data`]), a float
 //! model of the engine's network ([`model`]), mini-batch Adam on the CPU
-//! across threads ([`train`]), checkpoints ([`checkpoint`]), synthetic
+//! across threads ([`mod@train`]), checkpoints ([`checkpoint`]), synthetic
 //! data for tests ([`synth`]), and the command-line entry point [`run`].
 //!
 //! The engine owns the architecture, the feature indexing and the network
 //! file (`jiangjun_engine::nnue`); this crate only produces weights for it:
-//! [`model::FloatNet::quantise`] turns the float weights into the engine's
-//! `Network`, whose `to_bytes` writes the file.
+//! [`model::FloatNet::quantise`] (nearest rounding) or
+//! [`quantise::quantise_calibrated`] (what the command uses) turn the float
+//! weights into the engine's `Network`, whose `to_bytes` writes the file.
+//!
+//! A run: load the data files (checked, kept packed, 48 bytes a position),
+//! shuffle them with the seed and hold out `--val-fraction`; each epoch,
+//! train on a fresh seeded shuffle in batches, print the training and
+//! validation losses and write a checkpoint; at the end write the
+//! quantised network and report how far the engine's integer evaluation is
+//! from the float one.
 //!
 //! ```sh
 //! cargo run --release -p jiangjun-trainer --example synth -- --out synth.jjdata --count 1000000
@@ -135,7 +143,7 @@ pub struct QuantisationError {
     pub max_eval: f32,
 }
 
-/// The result of [`train`]: the final state and the data as it was split.
+/// The result of [`train()`]: the final state and the data as it was split.
 #[derive(Debug)]
 pub struct Trained {
     pub state: TrainState,
