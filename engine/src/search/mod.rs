@@ -196,8 +196,10 @@ struct ThreadResult {
 
 /// Search `board` with `threads` threads; returns when the limits are reached
 /// or `shared.stop` is set. The first `threads` entries of `pool` are used
-/// (the pool grows if needed). The move of the thread that got furthest
-/// (deepest completed iteration, then best score) is reported.
+/// (the pool grows if needed). The main thread's move is reported unless a
+/// helper beats it: helpers are taken in order, each against the result
+/// chosen so far, and a helper is chosen only if it completed a deeper
+/// iteration AND has a better score AND that score is not a mate score.
 pub fn run(
     board: &Board,
     limits: &Limits,
