@@ -8,7 +8,7 @@ pub mod movepick;
 use crate::eval::evaluate;
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_DRAW, SCORE_INFINITE, SCORE_MATE, SCORE_MATE_IN_MAX, Score};
-use crate::time::{Clock, Timer, allocate};
+use crate::time::{Clock, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 use history::Histories;
 use movepick::MovePicker;
@@ -163,7 +163,7 @@ struct Worker<'a> {
     data: &'a mut ThreadData,
     limits: &'a Limits,
     reporter: &'a dyn Reporter,
-    timer: Timer,
+    time: TimeManager,
     nodes: u64,
     flushed: u64,
     poll_mask: u64,
@@ -308,7 +308,6 @@ impl<'a> Worker<'a> {
         reporter: &'a dyn Reporter,
         root_moves: Vec<RootMove>,
     ) -> Worker<'a> {
-        let budget = allocate(&limits.clock, limits.move_overhead);
         let poll_mask = match limits.nodes {
             Some(n) if n < 100_000 => 0,
             _ => 1023,
@@ -320,7 +319,7 @@ impl<'a> Worker<'a> {
             data,
             limits,
             reporter,
-            timer: Timer::new(budget),
+            time: TimeManager::new(&limits.clock, limits.move_overhead),
             nodes: 0,
             flushed: 0,
             poll_mask,
@@ -362,11 +361,6 @@ impl<'a> Worker<'a> {
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
         let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
-        let mut last_best = Move::NONE;
-        let mut stable = 0;
-        let mut last_score = 0;
-        // Time spent grows when the best move keeps changing and when the score falls.
-        let mut instability = 0.0f64;
         for depth in 1..=max_depth {
             if !self.is_main() && depth > 1 {
                 let i = (self.id - 1) % 20;
@@ -435,47 +429,24 @@ impl<'a> Worker<'a> {
                 Bound::Exact,
                 true,
             );
-            if self.is_main() {
-                self.report(depth, multipv);
-            }
             if !self.is_main() {
                 continue;
             }
+            self.report(depth, multipv);
             let best = &self.root_moves[0];
-            let score = best.score;
-            if best.mv == last_best {
-                stable += 1;
-            } else {
-                stable = 0;
-                if depth > 1 {
-                    instability += 1.0;
-                }
-                last_best = best.mv;
-            }
-            instability *= 0.6;
+            let (mv, score) = (best.mv, best.score);
             if let Some(n) = self.limits.mate
                 && score >= SCORE_MATE_IN_MAX
                 && (SCORE_MATE - score + 1) / 2 <= n as Score
             {
                 break;
             }
-            if self.pondering() {
-                last_score = score;
-                continue;
-            }
-            let falling = if depth > 1 {
-                (1.0 + (last_score - score) as f64 / 150.0).clamp(0.8, 1.6)
-            } else {
-                1.0
-            };
-            last_score = score;
-            let scale = if self.root_moves.len() == 1 {
-                0.05
-            } else {
-                let stability = if stable >= 6 { 0.65 } else { 1.0 };
-                0.7 * falling * (1.0 + instability) * stability
-            };
-            if self.timer.stop_iterating(scale) {
+            let single_move = self.root_moves.len() == 1;
+            let pondering = self.pondering();
+            if self
+                .time
+                .iteration_done(depth, mv, score, single_move, pondering)
+            {
                 break;
             }
         }
@@ -520,7 +491,7 @@ impl<'a> Worker<'a> {
     }
 
     fn report(&self, depth: i32, multipv: usize) {
-        let time_ms = self.timer.elapsed().as_millis() as u64;
+        let time_ms = self.time.elapsed().as_millis() as u64;
         let nodes = self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed);
         let hashfull = self.shared.tt.hashfull();
         for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
@@ -573,10 +544,10 @@ impl<'a> Worker<'a> {
         }
         if self.pondering() {
             // The clock starts when the ponder move is played.
-            self.timer.restart();
+            self.time.restart();
             return;
         }
-        if self.timer.out_of_time() {
+        if self.time.out_of_time() {
             self.stop_all();
         }
     }
@@ -621,7 +592,7 @@ impl<'a> Worker<'a> {
         }
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            if self.is_main() && self.timer.elapsed().as_millis() > 3000 {
+            if self.is_main() && self.time.elapsed().as_millis() > 3000 {
                 self.reporter.currmove(depth, m, i + 1);
             }
             let quiet = self.board.piece_at(m.to()).is_none();
