@@ -130,6 +130,43 @@ const PV_SIZE: usize = MAX_PLY + 2;
 /// The stack is indexed by ply + 2 so that ply - 1 and ply - 2 always exist.
 const STACK_OFFSET: usize = 2;
 
+/// The kind of a node: whether it is the root, and whether it is searched
+/// with an open window. One search function serves every kind; each kind is
+/// compiled on its own, so the branches of the other kinds fold away.
+///
+/// The root differs from the nodes below it in a few ways: its moves come
+/// from the root move list (legal, searched in that order, each counted as a
+/// node), it is not counted itself, judged by the rules, looked up in the
+/// table, pruned or extended, it reduces only late quiet moves by one ply,
+/// and it records every move's score and line in the list instead of
+/// storing the node in the table or learning move-ordering statistics.
+trait NodeKind {
+    const ROOT: bool;
+    const PV: bool;
+}
+
+/// The root of the search (a PV node).
+struct Root;
+/// A node searched with an open window, below the root.
+struct Pv;
+/// A node searched with a null window.
+struct NonPv;
+
+impl NodeKind for Root {
+    const ROOT: bool = true;
+    const PV: bool = true;
+}
+
+impl NodeKind for Pv {
+    const ROOT: bool = false;
+    const PV: bool = true;
+}
+
+impl NodeKind for NonPv {
+    const ROOT: bool = false;
+    const PV: bool = false;
+}
+
 /// Per-ply search state.
 #[derive(Clone, Copy, Default)]
 struct Frame {
@@ -387,7 +424,7 @@ impl<'a> Worker<'a> {
                     (-SCORE_INFINITE, SCORE_INFINITE)
                 };
                 loop {
-                    let score = self.root_search(depth, alpha, beta);
+                    let score = self.search::<Root>(alpha, beta, depth, 0, false);
                     // Best first; unsearched moves keep the previous iteration's order.
                     self.root_moves[pv_idx..]
                         .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.prev_score)));
@@ -580,66 +617,6 @@ impl<'a> Worker<'a> {
         f.null = false;
     }
 
-    fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score) -> Score {
-        let mut best = -SCORE_INFINITE;
-        self.stack.iter_mut().for_each(|f| f.excluded = Move::NONE);
-        let in_check = self.board.in_check();
-        let eval = if in_check { 0 } else { evaluate(&self.board) };
-        {
-            let f = self.frame(0);
-            f.in_check = in_check;
-            f.static_eval = eval;
-        }
-        for i in self.pv_idx..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
-            if self.is_main() && self.time.elapsed().as_millis() > 3000 {
-                self.reporter.currmove(depth, m, i + 1);
-            }
-            let quiet = self.board.piece_at(m.to()).is_none();
-            let gives_check = self.board.gives_check(m);
-            self.note_move(0, m);
-            self.board.make_move(m);
-            self.nodes += 1;
-            let new_depth = depth - 1;
-            let score = if i == self.pv_idx {
-                -self.search::<true>(-beta, -alpha, new_depth, 1, false)
-            } else {
-                // Late quiet root moves are searched a ply shallower first.
-                let r = if depth >= 3 && quiet && !gives_check && i >= self.pv_idx + 4 {
-                    1
-                } else {
-                    0
-                };
-                let mut s = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if s > alpha && r > 0 {
-                    s = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
-                }
-                if s > alpha && s < beta {
-                    s = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
-                }
-                s
-            };
-            self.board.unmake_move();
-            if self.stopped {
-                return best;
-            }
-            if i == self.pv_idx || score > alpha {
-                let mut pv = vec![m];
-                pv.extend_from_slice(&self.pv[PV_SIZE..PV_SIZE + self.pv_len[1]]);
-                let rm = &mut self.root_moves[i];
-                rm.score = score;
-                rm.seldepth = self.seldepth;
-                rm.pv = pv;
-                alpha = alpha.max(score);
-            }
-            best = best.max(score);
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
-
     /// The score the rules give this node if the game ends here: a
     /// repetition (ruled for perpetual check and chase), or the natural-move
     /// limit. A repetition counts once its earlier occurrence is inside the
@@ -717,7 +694,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn search<const PV: bool>(
+    fn search<N: NodeKind>(
         &mut self,
         mut alpha: Score,
         mut beta: Score,
@@ -726,32 +703,46 @@ impl<'a> Worker<'a> {
         cut_node: bool,
     ) -> Score {
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply);
+            return if N::PV {
+                self.qsearch::<true>(alpha, beta, ply)
+            } else {
+                self.qsearch::<false>(alpha, beta, ply)
+            };
         }
-        self.pv_len[ply] = 0;
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        if PV && ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if let Some(s) = self.rule_score(ply) {
-            return s;
+        if N::ROOT {
+            // The root is not counted (its moves are), judged by the rules
+            // or cut by mate distance. No move is excluded anywhere yet.
+            self.stack.iter_mut().for_each(|f| f.excluded = Move::NONE);
+        } else {
+            self.pv_len[ply] = 0;
+            self.count_node();
+            if self.stopped {
+                return 0;
+            }
+            if N::PV && ply > self.seldepth {
+                self.seldepth = ply;
+            }
+            if let Some(s) = self.rule_score(ply) {
+                return s;
+            }
         }
         let in_check = self.board.in_check();
-        if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { evaluate(&self.board) };
-        }
-        // Mate distance pruning: no score here can beat a shorter mate.
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
+        if !N::ROOT {
+            if ply >= MAX_PLY - 4 {
+                return if in_check { 0 } else { evaluate(&self.board) };
+            }
+            // Mate distance pruning: no score here can beat a shorter mate.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
         }
         let excluded = self.frame_at(ply).excluded;
         let key = self.board.key();
-        let tt = if excluded.is_none() {
+        // The root has no table entry to use: its moves and their order are
+        // the root move list's, and it is stored once an iteration completes.
+        let tt = if !N::ROOT && excluded.is_none() {
             self.shared.tt.probe(key, ply)
         } else {
             None
@@ -759,7 +750,7 @@ impl<'a> Worker<'a> {
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         // Near the move limit the table's scores may be from before it.
         let rule60_safe = self.board.rule60() < 110;
-        if !PV
+        if !N::PV
             && rule60_safe
             && let Some(e) = tt
             && e.depth >= depth
@@ -784,14 +775,18 @@ impl<'a> Worker<'a> {
             f.static_eval = eval;
             f.in_check = in_check;
         }
-        self.frame(ply + 1).killers = [Move::NONE; 2];
+        if !N::ROOT {
+            // (The killers of ply 1 carry over from one root move, and one
+            // iteration, to the next.)
+            self.frame(ply + 1).killers = [Move::NONE; 2];
+        }
         let improving = !in_check
             && ply >= 2
             && !self.frame_back(ply, 2).in_check
             && eval > self.frame_back(ply, 2).static_eval;
         let us = self.board.side_to_move();
 
-        if !PV && !in_check && excluded.is_none() {
+        if !N::PV && !in_check && excluded.is_none() {
             // Razoring: far below alpha, only captures could save it.
             if depth <= 3 && eval + 200 + 180 * depth < alpha {
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply);
@@ -820,7 +815,7 @@ impl<'a> Worker<'a> {
                     f.null = true;
                 }
                 self.board.make_null();
-                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                let v = -self.search::<NonPv>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.board.unmake_null();
                 self.frame(ply).null = false;
                 if self.stopped {
@@ -832,7 +827,7 @@ impl<'a> Worker<'a> {
             }
         }
         // Internal iterative reduction: no hash move, search shallower first.
-        if depth >= 4 && tt_move.is_none() && (PV || cut_node) {
+        if !N::ROOT && depth >= 4 && tt_move.is_none() && (N::PV || cut_node) {
             depth -= 1;
         }
 
@@ -856,8 +851,21 @@ impl<'a> Worker<'a> {
         } else {
             2 + depth * depth / 2
         };
-        while let Some(m) = picker.next(&self.board, &self.data.hist, &ctx, false) {
-            if m == excluded || !self.board.is_legal_with(m, &pins) {
+        loop {
+            // The root's moves come from its list, in the list's order
+            // (best first from the last iteration).
+            let m = if N::ROOT {
+                match self.root_moves.get(self.pv_idx + move_count) {
+                    Some(rm) => rm.mv,
+                    None => break,
+                }
+            } else {
+                match picker.next(&self.board, &self.data.hist, &ctx, false) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if !N::ROOT && (m == excluded || !self.board.is_legal_with(m, &pins)) {
                 continue;
             }
             move_count += 1;
@@ -865,11 +873,14 @@ impl<'a> Worker<'a> {
             let capture = self.board.piece_at(m.to()).is_some();
             let hist_score = if capture { 0 } else { picker.last_score() };
             let r_base = self.lmr[depth.min(63) as usize][move_count.min(63)] as i32;
+            if N::ROOT && self.is_main() && self.time.elapsed().as_millis() > 3000 {
+                self.reporter.currmove(depth, m, self.pv_idx + move_count);
+            }
 
             // Shallow-depth pruning in non-PV nodes, once a move has been found
             // that is not mated. Checking moves are exempt (tested only when a
             // prune would fire).
-            if !PV && best > -SCORE_MATE_IN_MAX && self.board.has_major(us) {
+            if !N::PV && best > -SCORE_MATE_IN_MAX && self.board.has_major(us) {
                 let lmr_depth = (depth - 1 - r_base).max(0);
                 if !capture {
                     // Late quiet moves are pruned, checks excepted (checks
@@ -910,7 +921,7 @@ impl<'a> Worker<'a> {
             {
                 let sbeta = e.score - 2 * depth;
                 self.frame(ply).excluded = m;
-                let v = self.search::<false>(sbeta - 1, sbeta, (depth - 1) / 2, ply, cut_node);
+                let v = self.search::<NonPv>(sbeta - 1, sbeta, (depth - 1) / 2, ply, cut_node);
                 self.frame(ply).excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -927,16 +938,31 @@ impl<'a> Worker<'a> {
 
             self.note_move(ply, m);
             self.board.make_move(m);
+            if N::ROOT {
+                // Each root move counts as a node (without a poll).
+                self.nodes += 1;
+            }
             // The board knows after the move whether it checks.
             let gives_check = self.board.in_check();
-            if extension == 0 && gives_check && may_extend {
+            if !N::ROOT && extension == 0 && gives_check && may_extend {
                 extension = 1;
             }
             let new_depth = depth - 1 + extension;
             let mut score;
-            if depth >= 3 && move_count > 1 + PV as usize && (!capture || cut_node) {
+            if N::ROOT {
+                if move_count > 1 {
+                    // Late quiet root moves are searched a ply shallower first.
+                    let r = (depth >= 3 && !capture && !gives_check && move_count > 4) as i32;
+                    score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                    if score > alpha && r > 0 {
+                        score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                    }
+                } else {
+                    score = -SCORE_INFINITE;
+                }
+            } else if depth >= 3 && move_count > 1 + N::PV as usize && (!capture || cut_node) {
                 let mut r = r_base;
-                r += (!PV) as i32 + cut_node as i32;
+                r += (!N::PV) as i32 + cut_node as i32;
                 r -= improving as i32;
                 r -= gives_check as i32;
                 if m == killers[0] || m == killers[1] || m == counter {
@@ -944,32 +970,45 @@ impl<'a> Worker<'a> {
                 }
                 r -= hist_score / 6000;
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
-                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                score = -self.search::<NonPv>(-alpha - 1, -alpha, d, ply + 1, true);
                 if score > alpha && d < new_depth {
                     score =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                        -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
-            } else if !PV || move_count > 1 {
-                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else if !N::PV || move_count > 1 {
+                score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             } else {
                 score = -SCORE_INFINITE;
             }
-            if PV && (move_count == 1 || (score > alpha && score < beta)) {
-                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            if N::PV && (move_count == 1 || (score > alpha && score < beta)) {
+                score = -self.search::<Pv>(-beta, -alpha, new_depth, ply + 1, false);
             }
             self.board.unmake_move();
             if self.stopped {
                 return 0;
             }
+            if N::ROOT && (move_count == 1 || score > alpha) {
+                // The root move keeps its score and line (the first move's
+                // even when it fails low).
+                let mut pv = vec![m];
+                pv.extend_from_slice(&self.pv[PV_SIZE..PV_SIZE + self.pv_len[1]]);
+                let seldepth = self.seldepth;
+                let rm = &mut self.root_moves[self.pv_idx + move_count - 1];
+                rm.score = score;
+                rm.seldepth = seldepth;
+                rm.pv = pv;
+            }
             if score > best {
                 best = score;
                 if score > alpha {
                     best_move = m;
-                    if PV {
+                    if N::PV && !N::ROOT {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if capture {
+                        if N::ROOT {
+                            // No move-ordering statistics at the root.
+                        } else if capture {
                             self.data.hist.update_captures(
                                 &self.board,
                                 Some(m),
@@ -1020,13 +1059,13 @@ impl<'a> Worker<'a> {
                 mated_in(ply)
             };
         }
-        if excluded.is_none() {
+        if !N::ROOT && excluded.is_none() {
             let bound = if self.rule_hits != hits_at_entry {
                 // Only the move: the score rests on a ruling of this path.
                 Bound::None
             } else if best >= beta {
                 Bound::Lower
-            } else if PV && alpha > old_alpha {
+            } else if N::PV && alpha > old_alpha {
                 Bound::Exact
             } else {
                 Bound::Upper
@@ -1039,7 +1078,7 @@ impl<'a> Worker<'a> {
                 if in_check { 0 } else { eval },
                 depth,
                 bound,
-                PV,
+                N::PV,
             );
         }
         best
