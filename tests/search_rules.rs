@@ -92,10 +92,10 @@ fn chaser_breaks_off_instead_of_losing_by_the_rule() {
 
 #[test]
 fn rulings_do_not_poison_the_table() {
+    use jiangjun_engine::Engine;
     use jiangjun_engine::score::SCORE_MATE_IN_MAX;
-    use jiangjun_engine::search::{Limits, Shared, Silent, ThreadData, run};
-    use jiangjun_engine::tt::{Bound, TranspositionTable};
-    use std::sync::Arc;
+    use jiangjun_engine::search::Limits;
+    use jiangjun_engine::tt::Bound;
     use xiangqi::board::Board;
 
     // Search the checking side's position with its history: after h9h8
@@ -106,19 +106,18 @@ fn rulings_do_not_poison_the_table() {
         let mv = board.parse_move(m).unwrap();
         board.make_move(mv);
     }
-    let shared = Shared::new(Arc::new(TranspositionTable::new(16)), false);
+    let mut engine = Engine::new(16, 1);
     let limits = Limits {
         depth: Some(6),
         multipv: 1,
         ..Limits::default()
     };
-    let mut pool = vec![ThreadData::default()];
-    run(&board, &limits, &shared, &mut pool, 1, &Silent);
+    engine.search(&board, limits);
     // The position after h9h8 must not be stored as won for Black: reached
     // another way it is an ordinary position where Red is a rook up.
     let mv = board.parse_move("h9h8").unwrap();
     board.make_move(mv);
-    if let Some(e) = shared.tt.probe(board.key(), 0) {
+    if let Some(e) = engine.tt().probe(board.key(), 0) {
         assert!(
             e.bound == Bound::None || e.score < SCORE_MATE_IN_MAX,
             "the table says Black wins after h9h8: {e:?}"

@@ -2,9 +2,8 @@
 //! thread. The total node count is a signature of the search's behaviour
 //! (any functional change alters it); nodes per second measures speed.
 
-use crate::search::{Limits, Shared, Silent, ThreadData, run};
-use crate::tt::TranspositionTable;
-use std::sync::Arc;
+use crate::controller::Engine;
+use crate::search::Limits;
 use std::time::Instant;
 use xiangqi::board::Board;
 
@@ -49,22 +48,21 @@ impl BenchResult {
     }
 }
 
-/// Search every position to `depth` with a fresh 16 MB table and fresh
-/// histories, so the node count depends only on the code.
+/// Search every position to `depth` on one thread with an emptied 16 MB
+/// table and emptied histories, so the node count depends only on the code.
 pub fn run_bench(depth: i32) -> BenchResult {
+    let mut engine = Engine::new(16, 1);
     let mut nodes = 0;
     let start = Instant::now();
     for fen in POSITIONS {
         let board = Board::from_fen(fen).expect("bench positions are valid");
-        let shared = Shared::new(Arc::new(TranspositionTable::new(16)), false);
+        engine.new_game();
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
             ..Limits::default()
         };
-        let mut pool = vec![ThreadData::default()];
-        let r = run(&board, &limits, &shared, &mut pool, 1, &Silent);
-        nodes += r.nodes;
+        nodes += engine.search(&board, limits).nodes;
     }
     BenchResult {
         nodes,

@@ -1,12 +1,17 @@
 //! The Jiangjun engine: evaluation, search, transposition table, time
-//! management and the opening book, on top of the `xiangqi` rules library.
+//! management, the opening book and the threads that search, on top of the
+//! `xiangqi` rules library. `Engine` is the way in.
 
 pub mod bench;
 pub mod book;
+pub mod controller;
 pub mod eval;
 pub mod nnue;
 pub mod position;
 pub mod score;
 pub mod search;
+mod thread;
 pub mod time;
 pub mod tt;
+
+pub use controller::Engine;

@@ -4,8 +4,34 @@
 //! of it is used, and the search may stop early when the best move is stable)
 //! and the maximum (a hard deadline checked inside the search). Both keep the
 //! move overhead in reserve so that the engine never loses on time.
+//!
+//! The whole policy lives here: the search only reports each completed
+//! iteration to its [`TimeManager`] and asks whether to go on.
 
+use crate::score::Score;
 use std::time::{Duration, Instant};
+use xiangqi::types::Move;
+
+/// No new iteration starts once this share of the optimum is used (before
+/// the factors below stretch or shrink it).
+pub const ITERATION_CUTOFF: f64 = 0.7;
+/// With a single legal move, the share of the optimum spent (it only
+/// finds a score and a ponder move).
+pub const SINGLE_MOVE_SHARE: f64 = 0.05;
+/// After this many iterations with the same best move the search is stable...
+pub const STABLE_ITERATIONS: u32 = 6;
+/// ...and uses this share of its usual time.
+pub const STABLE_FACTOR: f64 = 0.65;
+/// Every change of the best move (after depth 1) adds one to the
+/// instability, which decays by this factor each iteration; the time grows
+/// by `1 + instability`.
+pub const INSTABILITY_DECAY: f64 = 0.6;
+/// A score that fell by this much since the last iteration doubles the time
+/// (`1 + drop / SCORE_DROP_SCALE`, within `FALLING_MIN..=FALLING_MAX`); a
+/// rise shortens it.
+pub const SCORE_DROP_SCALE: f64 = 150.0;
+pub const FALLING_MIN: f64 = 0.8;
+pub const FALLING_MAX: f64 = 1.6;
 
 /// The clock part of a `go` command, in milliseconds, for the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -64,13 +90,13 @@ pub fn allocate(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
 }
 
 /// The running search's view of its budget.
-pub struct Timer {
+struct Timer {
     start: Instant,
     budget: Option<Budget>,
 }
 
 impl Timer {
-    pub fn new(budget: Option<Budget>) -> Timer {
+    fn new(budget: Option<Budget>) -> Timer {
         Timer {
             start: Instant::now(),
             budget,
@@ -78,32 +104,110 @@ impl Timer {
     }
 
     /// Restart the clock (on `ponderhit`, when our clock starts running).
-    pub fn restart(&mut self) {
+    fn restart(&mut self) {
         self.start = Instant::now();
     }
 
-    pub fn elapsed(&self) -> Duration {
+    fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
-    pub fn budget(&self) -> Option<Budget> {
-        self.budget
-    }
-
     /// Past the hard deadline?
-    pub fn out_of_time(&self) -> bool {
+    fn out_of_time(&self) -> bool {
         self.budget
             .is_some_and(|b| self.start.elapsed() >= b.maximum)
     }
 
     /// Should no new iteration start? `scale` stretches the optimum (1.0 = as
     /// allocated). A fixed move time runs to its deadline.
-    pub fn stop_iterating(&self, scale: f64) -> bool {
+    fn stop_iterating(&self, scale: f64) -> bool {
         self.budget.is_some_and(|b| {
             !b.fixed
                 && self.start.elapsed().as_secs_f64()
                     >= b.optimum.as_secs_f64() * scale.clamp(0.02, 3.0)
         })
+    }
+}
+
+/// The time policy of one search: the clock and budget, and what the
+/// completed iterations say about how long to go on.
+pub struct TimeManager {
+    timer: Timer,
+    last_best: Move,
+    /// Iterations in a row with the same best move.
+    stable: u32,
+    instability: f64,
+    last_score: Score,
+}
+
+impl TimeManager {
+    pub fn new(clock: &Clock, overhead_ms: u64) -> TimeManager {
+        TimeManager {
+            timer: Timer::new(allocate(clock, overhead_ms)),
+            last_best: Move::NONE,
+            stable: 0,
+            instability: 0.0,
+            last_score: 0,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.timer.elapsed()
+    }
+
+    /// Restart the clock (while pondering: it starts on `ponderhit`).
+    pub fn restart(&mut self) {
+        self.timer.restart();
+    }
+
+    /// Past the hard deadline?
+    pub fn out_of_time(&self) -> bool {
+        self.timer.out_of_time()
+    }
+
+    /// Iteration `depth` is complete with `best` scoring `score`. Returns true
+    /// if no new iteration should start. `single_move`: the root has one
+    /// move; `pondering`: the clock is not ours yet (never stop).
+    pub fn iteration_done(
+        &mut self,
+        depth: i32,
+        best: Move,
+        score: Score,
+        single_move: bool,
+        pondering: bool,
+    ) -> bool {
+        if best == self.last_best {
+            self.stable += 1;
+        } else {
+            self.stable = 0;
+            if depth > 1 {
+                self.instability += 1.0;
+            }
+            self.last_best = best;
+        }
+        self.instability *= INSTABILITY_DECAY;
+        if pondering {
+            self.last_score = score;
+            return false;
+        }
+        let falling = if depth > 1 {
+            (1.0 + (self.last_score - score) as f64 / SCORE_DROP_SCALE)
+                .clamp(FALLING_MIN, FALLING_MAX)
+        } else {
+            1.0
+        };
+        self.last_score = score;
+        let scale = if single_move {
+            SINGLE_MOVE_SHARE
+        } else {
+            let stability = if self.stable >= STABLE_ITERATIONS {
+                STABLE_FACTOR
+            } else {
+                1.0
+            };
+            ITERATION_CUTOFF * falling * (1.0 + self.instability) * stability
+        };
+        self.timer.stop_iterating(scale)
     }
 }
 
@@ -190,5 +294,47 @@ mod tests {
         )
         .unwrap();
         assert!(ms(last.maximum) < 5000 - 10);
+    }
+
+    fn manager(time_ms: u64) -> TimeManager {
+        TimeManager::new(
+            &Clock {
+                time: Some(time_ms),
+                ..Clock::default()
+            },
+            0,
+        )
+    }
+
+    #[test]
+    fn no_clock_never_stops_iterating() {
+        let mut t = TimeManager::new(&Clock::default(), 10);
+        std::thread::sleep(Duration::from_millis(2));
+        for depth in 1..20 {
+            assert!(!t.iteration_done(depth, Move::NONE, 0, true, false));
+        }
+        assert!(!t.out_of_time());
+    }
+
+    #[test]
+    fn pondering_never_stops_iterating() {
+        // A 10 ms clock: its optimum is long gone after 5 ms of a single move.
+        let mut t = manager(10);
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(!t.iteration_done(1, Move::NONE, 0, true, true));
+        assert!(t.iteration_done(2, Move::NONE, 0, true, false));
+    }
+
+    #[test]
+    fn a_single_move_stops_early() {
+        // One minute: optimum about 1.6 s, so 5% of it is about 80 ms.
+        let mut t = manager(60_000);
+        assert!(!t.iteration_done(1, Move::NONE, 0, true, false));
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(t.iteration_done(2, Move::NONE, 0, true, false));
+        // With several moves the same time is far from the cut-off.
+        let mut t = manager(60_000);
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(!t.iteration_done(1, Move::NONE, 0, false, false));
     }
 }

@@ -1,6 +1,7 @@
 //! The protocol front end: reads commands on stdin, keeps the position and
-//! the options, runs searches on their own thread, and answers on stdout in
-//! the dialect chosen by the first command (`ucci` or `uci`).
+//! the options, has the engine (`jiangjun_engine::Engine`, which searches on
+//! its own threads) search, and answers on stdout in the dialect chosen by
+//! the first command (`ucci` or `uci`).
 //!
 //! A reader thread turns stdin into line events. The loop handles each line
 //! in order; while a search runs, `stop`, `ponderhit`, `isready`, `quit` and
@@ -14,23 +15,20 @@ pub mod output;
 
 use crate::tools::perft;
 use command::{Command, Dialect, GoParams, PositionBase, excerpt};
-use jiangjun_engine::bench;
 use jiangjun_engine::position::Position;
 use jiangjun_engine::score::MAX_PLY;
-use jiangjun_engine::search::{self, Limits, Shared, ThreadData};
+use jiangjun_engine::search::{self, IterationInfo, Limits, Reporter, SearchResult};
 use jiangjun_engine::time::Clock;
-use jiangjun_engine::tt::{Bound, TranspositionTable};
+use jiangjun_engine::tt::Bound;
+use jiangjun_engine::{Engine, bench};
 use options::Options;
 use output::{Output, Printer};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
-use xiangqi::board::Board;
-use xiangqi::types::{Color, Move};
-
-use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use xiangqi::board::Board;
+use xiangqi::types::{Color, Move};
 
 /// Longest accepted line; the rest of a longer line is discarded.
 pub const MAX_LINE: usize = 1 << 20;
@@ -102,17 +100,38 @@ enum Queued {
     Overlong(usize),
 }
 
-/// The running search (or perft) and how to end it.
+/// The search (or perft) the engine runs for the GUI, until it is finished
+/// here. From its answer on, the GUI sees the engine idle (see
+/// `Engine::stop` for how a `stop` and the answer are ordered).
 struct Active {
     id: u64,
-    handle: JoinHandle<Vec<ThreadData>>,
-    shared: Arc<Shared>,
-    /// Set, under the lock, as the thread prints its answer: from then on the
-    /// GUI sees the engine idle. `stop` takes the same lock, so it either
-    /// comes before the answer (and causes it) or after (and finds the engine idle).
-    answered: Arc<Mutex<bool>>,
     /// Infinite or ponder: it only ends when told.
     open_ended: bool,
+}
+
+/// Search output: the lines in the GUI's dialect, then the answer (with the
+/// draw offer, if any, accepted or not), then word to the command loop.
+struct SearchOutput {
+    printer: Printer,
+    draw_offered: Arc<Mutex<bool>>,
+    events: Sender<Event>,
+    id: u64,
+}
+
+impl Reporter for SearchOutput {
+    fn iteration(&self, info: &IterationInfo) {
+        self.printer.iteration(info);
+    }
+
+    fn currmove(&self, depth: i32, mv: Move, number: usize) {
+        self.printer.currmove(depth, mv, number);
+    }
+
+    fn best_move(&self, result: &SearchResult) {
+        let draw = self.draw_offered.lock().map(|d| *d).unwrap_or(false);
+        self.printer.bestmove(result, draw);
+        let _ = self.events.send(Event::SearchDone(self.id));
+    }
 }
 
 pub struct Session {
@@ -122,8 +141,7 @@ pub struct Session {
     board: Board,
     banmoves: Vec<Move>,
     options: Options,
-    tt: Arc<TranspositionTable>,
-    pool: Vec<ThreadData>,
+    engine: Engine,
     active: Option<Active>,
     /// Id of the last search started; a late `SearchDone` of an older one is ignored.
     search_id: u64,
@@ -140,23 +158,23 @@ enum Flow {
 }
 
 impl Session {
-    pub fn new(out: Arc<Output>, events: Sender<Event>) -> Session {
+    /// A session, or the error that kept the engine's threads from starting.
+    pub fn new(out: Arc<Output>, events: Sender<Event>) -> std::io::Result<Session> {
         let options = Options::default();
-        Session {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+        Ok(Session {
+            engine: Engine::try_new(options.hash_mb, options.threads)?,
             out,
             events,
             dialect: None,
             board: Board::startpos(),
             banmoves: Vec::new(),
             options,
-            pool: vec![ThreadData::default()],
             active: None,
             search_id: 0,
             book: jiangjun_engine::book::Book::default_book(),
             random: jiangjun_engine::book::Random::from_time(),
             draw_offered: Arc::new(Mutex::new(false)),
-        }
+        })
     }
 
     fn dialect(&self) -> Dialect {
@@ -217,8 +235,8 @@ impl Session {
     fn drain(&mut self, queue: &mut VecDeque<Queued>) -> Flow {
         while let Some(item) = queue.front() {
             // A search that has answered is over for the GUI, even if its
-            // thread has not been joined yet.
-            if self.active.as_ref().is_some_and(|a| locked(&a.answered)) {
+            // `SearchDone` has not been seen yet.
+            if self.active.is_some() && !self.engine.is_searching() {
                 self.finish_search();
             }
             let line = match item {
@@ -265,14 +283,8 @@ impl Session {
                 self.go(*params, !warnings.is_empty());
             }
             Command::Stop => {
-                let stopped = self.active.as_ref().is_some_and(|a| {
-                    let answered = lock(&a.answered);
-                    if !*answered {
-                        a.shared.stop.store(true, Ordering::Relaxed);
-                        a.shared.pondering.store(false, Ordering::Relaxed);
-                    }
-                    !*answered
-                });
+                // False if the search had already answered.
+                let stopped = self.active.is_some() && self.engine.stop();
                 self.finish_search();
                 if !stopped && self.dialect() == Dialect::Ucci {
                     // Nothing to stop: UCCI answers `nobestmove`.
@@ -280,11 +292,11 @@ impl Session {
                 }
             }
             Command::PonderHit { draw } => {
-                if let Some(a) = &self.active {
+                if self.active.is_some() {
                     if draw && let Ok(mut d) = self.draw_offered.lock() {
                         *d = true;
                     }
-                    a.shared.pondering.store(false, Ordering::Relaxed);
+                    self.engine.ponderhit();
                 }
             }
             Command::Quit => {
@@ -334,19 +346,13 @@ impl Session {
         match self.options.set(name, value, self.dialect()) {
             Ok(options::Effect::None) => {}
             Ok(options::Effect::ResizeHash) => {
-                // Free the old table first so that both need not fit at once.
-                self.tt = Arc::new(TranspositionTable::new(1));
-                match TranspositionTable::try_new(self.options.hash_mb) {
-                    Ok(t) => self.tt = Arc::new(t),
-                    Err(e) => {
-                        self.out
-                            .error(&format!("option {name}: {e}; keeping {old_hash} MB"));
-                        self.options.hash_mb = old_hash;
-                        self.tt = Arc::new(TranspositionTable::new(old_hash));
-                    }
+                if let Err(e) = self.engine.resize_hash(self.options.hash_mb) {
+                    self.out
+                        .error(&format!("option {name}: {e}; keeping {old_hash} MB"));
+                    self.options.hash_mb = old_hash;
                 }
             }
-            Ok(options::Effect::ClearHash) => self.tt.clear(),
+            Ok(options::Effect::ClearHash) => self.engine.clear_hash(),
             Ok(options::Effect::NewGame) => self.new_game(),
             Ok(options::Effect::LoadBook) => {
                 if self.options.book_file.is_empty() {
@@ -364,13 +370,19 @@ impl Session {
             }
             Err(e) => self.out.error(&e),
         }
+        if self.options.threads != self.engine.threads()
+            && let Err(e) = self.engine.set_threads(self.options.threads)
+        {
+            self.options.threads = self.engine.threads();
+            self.out.error(&format!(
+                "option {name}: cannot start the search threads: {e}; using {}",
+                self.options.threads
+            ));
+        }
     }
 
     fn new_game(&mut self) {
-        self.tt.clear();
-        for d in &mut self.pool {
-            d.clear();
-        }
+        self.engine.new_game();
     }
 
     /// Build a board from a position command; errors are reported and give `None`.
@@ -487,6 +499,8 @@ impl Session {
             banmoves: self.banmoves.clone(),
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
+            // UCI infinite searches answer only when told.
+            wait_for_stop: dialect == Dialect::Uci && infinite,
         }
     }
 
@@ -514,54 +528,19 @@ impl Session {
             self.out.line("nobestmove");
             return;
         }
-        let shared = Arc::new(Shared::new(self.tt.clone(), limits.ponder));
         let open_ended = limits.infinite || limits.ponder;
-        let wait_for_stop = self.dialect() == Dialect::Uci && limits.infinite;
-        let board = self.board.clone();
-        let mut pool = std::mem::take(&mut self.pool);
-        let threads = self.options.threads;
-        let events = self.events.clone();
-        let draw_offered = self.draw_offered.clone();
-        let shared2 = shared.clone();
         self.search_id += 1;
-        let id = self.search_id;
-        let answered = Arc::new(Mutex::new(false));
-        let answered2 = answered.clone();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let result = search::run(&board, &limits, &shared2, &mut pool, threads, &printer);
-                // UCI infinite and pondering searches answer only when told.
-                while (wait_for_stop || shared2.pondering.load(Ordering::Relaxed))
-                    && !shared2.stop.load(Ordering::Relaxed)
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
-                let draw = draw_offered.lock().map(|d| *d).unwrap_or(false);
-                let mut answered = lock(&answered2);
-                printer.bestmove(&result, draw);
-                *answered = true;
-                drop(answered);
-                let _ = events.send(Event::SearchDone(id));
-                pool
-            });
-        match handle {
-            Ok(handle) => {
-                self.active = Some(Active {
-                    id,
-                    handle,
-                    shared,
-                    answered,
-                    open_ended,
-                })
-            }
-            Err(e) => {
-                self.out
-                    .error(&format!("cannot start the search thread: {e}"));
-                self.pool = vec![ThreadData::default()];
-            }
-        }
+        let reporter = Arc::new(SearchOutput {
+            printer,
+            draw_offered: self.draw_offered.clone(),
+            events: self.events.clone(),
+            id: self.search_id,
+        });
+        self.engine.go(&self.board, limits, reporter);
+        self.active = Some(Active {
+            id: self.search_id,
+            open_ended,
+        });
     }
 
     /// Answer from the opening book if it applies: the book is on, the
@@ -632,7 +611,7 @@ impl Session {
         true
     }
 
-    /// `go perft N` runs on the search thread so that `stop` and `quit` can end it.
+    /// `go perft N` runs on the engine's main thread so that `stop` and `quit` can end it.
     fn perft(&mut self, depth: i64) {
         let depth = if !(1..=20).contains(&depth) {
             self.out.error(&format!(
@@ -642,70 +621,38 @@ impl Session {
         } else {
             depth as u32
         };
-        let shared = Arc::new(Shared::new(self.tt.clone(), false));
-        let mut board = self.board.clone();
         let out = self.out.clone();
         let events = self.events.clone();
-        let pool = std::mem::take(&mut self.pool);
-        let shared2 = shared.clone();
         self.search_id += 1;
         let id = self.search_id;
-        let answered = Arc::new(Mutex::new(false));
-        let answered2 = answered.clone();
-        let spawned = std::thread::Builder::new()
-            .name("perft".into())
-            .spawn(move || {
-                let report = perft::report_until(&mut board, depth, &shared2.stop);
-                let mut answered = lock(&answered2);
-                match report {
-                    Some((text, _)) => {
-                        out.lines(&text);
-                        out.line("");
-                    }
-                    None => out.info_string("perft stopped"),
+        self.engine.perft(&self.board, depth, move |counts| {
+            match counts {
+                Some(counts) => {
+                    out.lines(&perft::report_of(&counts).0);
+                    out.line("");
                 }
-                *answered = true;
-                drop(answered);
-                let _ = events.send(Event::SearchDone(id));
-                pool
-            });
-        match spawned {
-            Ok(handle) => {
-                // A perft ends by itself: later commands wait for it.
-                self.active = Some(Active {
-                    id,
-                    handle,
-                    shared,
-                    answered,
-                    open_ended: false,
-                })
+                None => out.info_string("perft stopped"),
             }
-            Err(e) => {
-                self.out
-                    .error(&format!("cannot start the perft thread: {e}"));
-                self.pool = vec![ThreadData::default()];
-            }
-        }
+            let _ = events.send(Event::SearchDone(id));
+        });
+        // A perft ends by itself: later commands wait for it.
+        self.active = Some(Active {
+            id,
+            open_ended: false,
+        });
     }
 
     fn stop_search(&mut self) {
-        if let Some(a) = &self.active {
-            a.shared.stop.store(true, Ordering::Relaxed);
-            a.shared.pondering.store(false, Ordering::Relaxed);
+        if self.active.is_some() {
+            self.engine.stop();
         }
         self.finish_search();
     }
 
-    /// Wait for the search thread (it has printed its bestmove) and take back its tables.
+    /// The GUI's search is over: wait until the engine has answered.
     fn finish_search(&mut self) {
-        if let Some(a) = self.active.take() {
-            match a.handle.join() {
-                Ok(pool) => self.pool = pool,
-                Err(_) => {
-                    self.out.error("the search thread failed");
-                    self.pool = vec![ThreadData::default()];
-                }
-            }
+        if self.active.take().is_some() {
+            self.engine.wait();
         }
     }
 
@@ -721,7 +668,7 @@ impl Session {
             return;
         };
         let mut s = String::from("pophash");
-        if let Some(e) = self.tt.probe(b.key(), 0) {
+        if let Some(e) = self.engine.tt().probe(b.key(), 0) {
             if e.mv.is_some() && b.is_legal_move(e.mv) {
                 s.push_str(&format!(" bestmove {}", e.mv));
             }
@@ -764,15 +711,6 @@ impl Session {
     }
 }
 
-/// Lock a mutex, recovering the data if a thread panicked while holding it.
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn locked(m: &Mutex<bool>) -> bool {
-    *lock(m)
-}
-
 /// Run the engine on stdin/stdout until `quit` or end of input.
 pub fn run_stdio() {
     let (tx, rx) = channel();
@@ -780,6 +718,8 @@ pub fn run_stdio() {
     let _ = std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || read_lines(std::io::stdin().lock(), reader_tx));
-    let session = Session::new(Arc::new(Output::stdout()), tx);
-    session.run(rx);
+    match Session::new(Arc::new(Output::stdout()), tx) {
+        Ok(session) => session.run(rx),
+        Err(e) => eprintln!("jiangjun: cannot start the search threads: {e}"),
+    }
 }

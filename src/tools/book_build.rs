@@ -5,12 +5,11 @@
 //! much worse than the best move of the position.
 
 use crate::tools::records::Game;
+use jiangjun_engine::Engine;
 use jiangjun_engine::book::{Book, Record};
 use jiangjun_engine::score::SCORE_MATE_IN_MAX;
-use jiangjun_engine::search::{Limits, Shared, Silent, ThreadData, run};
-use jiangjun_engine::tt::TranspositionTable;
+use jiangjun_engine::search::Limits;
 use std::collections::HashMap;
-use std::sync::Arc;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move};
 
@@ -41,23 +40,14 @@ pub struct BuildReport {
 }
 
 /// Score of `mv` in `board` by a fixed-depth search (mover's view).
-fn move_score(
-    board: &Board,
-    mv: Move,
-    depth: i32,
-    shared: &Shared,
-    pool: &mut Vec<ThreadData>,
-) -> i32 {
-    shared
-        .stop
-        .store(false, std::sync::atomic::Ordering::Relaxed);
+fn move_score(board: &Board, mv: Move, depth: i32, engine: &mut Engine) -> i32 {
     let limits = Limits {
         depth: Some(depth),
         searchmoves: vec![mv],
         multipv: 1,
         ..Limits::default()
     };
-    run(board, &limits, shared, pool, 1, &Silent).score
+    engine.search(board, limits).score
 }
 
 pub fn build(
@@ -101,8 +91,7 @@ pub fn build(
         }
         by_key.entry(key).or_default().push((mv, t));
     }
-    let shared = Shared::new(Arc::new(TranspositionTable::new(32)), false);
-    let mut pool = vec![ThreadData::default()];
+    let mut engine = Engine::new(32, 1);
     let mut records = Vec::new();
     let mut dropped_by_search = Vec::new();
     let total = by_key.len();
@@ -122,13 +111,10 @@ pub fn build(
                 multipv: 1,
                 ..Limits::default()
             };
-            shared
-                .stop
-                .store(false, std::sync::atomic::Ordering::Relaxed);
-            let best = run(board, &limits, &shared, &mut pool, 1, &Silent).score;
+            let best = engine.search(board, limits).score;
             for (i, (mv, _)) in moves.iter().enumerate() {
                 let m = Move::from_raw(*mv);
-                scores[i] = move_score(board, m, opts.verify_depth, &shared, &mut pool);
+                scores[i] = move_score(board, m, opts.verify_depth, &mut engine);
                 let hopeless = scores[i] <= -SCORE_MATE_IN_MAX;
                 if hopeless || scores[i] < best - opts.verify_margin {
                     dropped_by_search.push((board.to_fen(), m.to_string(), best - scores[i]));

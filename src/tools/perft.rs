@@ -5,9 +5,9 @@ use crate::tools::{EXIT_USAGE, fail};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use xiangqi::Board;
 use xiangqi::board::START_FEN;
 use xiangqi::perft::divide_until;
+use xiangqi::{Board, Move};
 
 #[derive(clap::Args)]
 pub struct PerftArgs {
@@ -50,14 +50,19 @@ pub fn run(args: &PerftArgs) -> ExitCode {
 /// blank line, `Nodes searched: N`. Returns the text and the total, or `None`
 /// if stopped.
 pub fn report_until(board: &mut Board, depth: u32, stop: &AtomicBool) -> Option<(String, u64)> {
+    Some(report_of(&divide_until(board, depth.max(1), stop)?))
+}
+
+/// The report of per-move counts (from `divide_until`), and the total.
+pub fn report_of(counts: &[(Move, u64)]) -> (String, u64) {
     let mut out = String::new();
     let mut total = 0;
-    for (m, n) in divide_until(board, depth.max(1), stop)? {
+    for (m, n) in counts {
         out.push_str(&format!("{m}: {n}\n"));
         total += n;
     }
     out.push_str(&format!("\nNodes searched: {total}\n"));
-    Some((out, total))
+    (out, total)
 }
 
 /// `report_until` without a stop flag.

@@ -3,11 +3,10 @@
 //! where it finds the mate (a mate score within the `dm` moves, with the
 //! key move when the suite gives one) or, without `dm`, plays the `bm` move.
 
+use jiangjun_engine::Engine;
 use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX};
-use jiangjun_engine::search::{Limits, Shared, Silent, ThreadData, run};
+use jiangjun_engine::search::Limits;
 use jiangjun_engine::time::Clock;
-use jiangjun_engine::tt::TranspositionTable;
-use std::sync::Arc;
 use xiangqi::board::Board;
 use xiangqi::types::Move;
 
@@ -122,7 +121,6 @@ pub fn solve(p: &Problem, movetime_ms: u64, threads: usize, hash_mb: usize) -> O
             };
         }
     };
-    let shared = Shared::new(Arc::new(TranspositionTable::new(hash_mb)), false);
     let limits = Limits {
         clock: Clock {
             movetime: Some(movetime_ms),
@@ -133,9 +131,7 @@ pub fn solve(p: &Problem, movetime_ms: u64, threads: usize, hash_mb: usize) -> O
         move_overhead: 0,
         ..Limits::default()
     };
-    let mut pool = Vec::new();
-    pool.resize_with(threads.max(1), ThreadData::default);
-    let r = run(&board, &limits, &shared, &mut pool, threads, &Silent);
+    let r = Engine::new(hash_mb, threads).search(&board, limits);
     let mate = (r.score >= SCORE_MATE_IN_MAX).then(|| (SCORE_MATE - r.score + 1) / 2);
     let played = r.best.map(|m| m.to_string());
     let plays_bm = played.as_ref().is_some_and(|m| p.best.contains(m));

@@ -1,0 +1,438 @@
+//! The engine as the protocol and the tools drive it: one object that owns
+//! the transposition table and the threads, starts searches and perft runs
+//! on them, stops them, and hands their answers to a `Reporter`.
+//!
+//! A job (search or perft) is running from `go`/`perft` until it has given
+//! its answer. The answer is given under a lock that `stop` takes too, so a
+//! `stop` either comes before the answer (and causes it) or after it (and
+//! finds the engine idle).
+
+use crate::search::smp::{self, SearchJob};
+use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
+use crate::thread::{CountDown, ThreadPool, lock};
+use crate::tt::TranspositionTable;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::ThreadId;
+use std::time::Duration;
+use xiangqi::board::Board;
+use xiangqi::perft::divide_until;
+use xiangqi::types::Move;
+
+/// The search engine: table, threads and the job they run.
+pub struct Engine {
+    pool: ThreadPool,
+    tt: Arc<TranspositionTable>,
+    hash_mb: usize,
+    /// Stop and ponder flags and the node count of the current job.
+    shared: Arc<Shared>,
+    status: Arc<Status>,
+}
+
+/// Whether a job is running (started and not yet answered).
+struct Status {
+    running: Mutex<bool>,
+    idle: Condvar,
+}
+
+/// The end of a job: gives the answer under the status lock and marks the
+/// engine idle. Dropped without answering (a task that panicked, in builds
+/// that unwind), it still marks the engine idle, so that nobody waits forever.
+struct JobEnd(Option<Arc<Status>>);
+
+impl JobEnd {
+    fn answer(mut self, give: impl FnOnce()) {
+        if let Some(status) = self.0.take() {
+            let mut running = lock(&status.running);
+            give();
+            *running = false;
+            status.idle.notify_all();
+        }
+    }
+}
+
+impl Drop for JobEnd {
+    fn drop(&mut self) {
+        if let Some(status) = self.0.take() {
+            *lock(&status.running) = false;
+            status.idle.notify_all();
+        }
+    }
+}
+
+/// Keeps the answer of a blocking search.
+struct Answer(Mutex<Option<SearchResult>>);
+
+impl Reporter for Answer {
+    fn iteration(&self, _: &IterationInfo) {}
+    fn currmove(&self, _: i32, _: Move, _: usize) {}
+    fn best_move(&self, result: &SearchResult) {
+        *lock(&self.0) = Some(result.clone());
+    }
+}
+
+impl Engine {
+    /// An engine with a table of `hash_mb` MB and `threads` search threads.
+    /// Panics if the threads cannot be started (like `std::thread::spawn`);
+    /// see `try_new`.
+    pub fn new(hash_mb: usize, threads: usize) -> Engine {
+        Self::try_new(hash_mb, threads).expect("cannot start the engine threads")
+    }
+
+    /// An engine, or the error that kept its threads from starting.
+    pub fn try_new(hash_mb: usize, threads: usize) -> std::io::Result<Engine> {
+        Ok(Engine {
+            pool: ThreadPool::new(threads)?,
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            hash_mb,
+            shared: Arc::new(Shared::new()),
+            status: Arc::new(Status {
+                running: Mutex::new(false),
+                idle: Condvar::new(),
+            }),
+        })
+    }
+
+    /// The transposition table (read it any time: `probe` while searching).
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool.len()
+    }
+
+    /// The ids of the engine's threads, main thread first. They stay the
+    /// same from one search to the next; only `set_threads` changes them.
+    pub fn thread_ids(&self) -> Vec<ThreadId> {
+        self.pool.thread_ids()
+    }
+
+    /// Search with `n` threads from now on (at least one). Waits for a
+    /// running job; re-creates the threads if the number changes (each new
+    /// thread gets the tables the thread of its number had).
+    pub fn set_threads(&mut self, n: usize) -> std::io::Result<()> {
+        self.wait();
+        self.pool.resize(n)
+    }
+
+    /// Replace the table with one of `mb` MB. On failure the table keeps
+    /// its old size (emptied) and the error is returned.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.wait();
+        let old = self.hash_mb;
+        // Free the old table first so that both need not fit at once.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                self.hash_mb = mb;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(TranspositionTable::new(old));
+                Err(e)
+            }
+        }
+    }
+
+    /// Empty the table.
+    pub fn clear_hash(&mut self) {
+        self.wait();
+        self.tt.clear();
+    }
+
+    /// Forget everything learnt: the table and every thread's tables.
+    pub fn new_game(&mut self) {
+        self.wait();
+        self.tt.clear();
+        self.pool.clear();
+    }
+
+    /// Start searching `board` (waiting first for a running job). Lines go
+    /// to `reporter` as the search goes; its `best_move` gets the answer.
+    pub fn go(&mut self, board: &Board, limits: Limits, reporter: Arc<dyn Reporter>) {
+        self.wait();
+        let end = self.start(limits.ponder);
+        let wait_for_stop = limits.wait_for_stop;
+        let job = Arc::new(SearchJob::new(
+            board,
+            limits,
+            self.tt.clone(),
+            self.shared.clone(),
+            reporter,
+            self.pool.len(),
+        ));
+        for id in 1..=job.helpers() {
+            let job = job.clone();
+            let done = CountDown(job.helpers_left.clone());
+            self.pool.run(
+                id,
+                Box::new(move |data| {
+                    smp::helper_search(&job, id, data);
+                    // Let go of the job (and its table) before saying so.
+                    drop(job);
+                    drop(done);
+                }),
+            );
+        }
+        self.pool.run(
+            0,
+            Box::new(move |data| {
+                let result = smp::main_search(&job, data);
+                let shared = &job.shared;
+                // UCI infinite and pondering searches answer only when told.
+                // A search that ran sets `stop` as it ends (to stop the
+                // helpers), so this holds back only the answer of a search
+                // that had no move to search.
+                while (wait_for_stop || shared.pondering.load(Ordering::Relaxed))
+                    && !shared.stop.load(Ordering::Relaxed)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                let reporter = job.reporter.clone();
+                drop(job);
+                end.answer(|| reporter.best_move(&result));
+            }),
+        );
+    }
+
+    /// Count the leaf nodes `depth` plies below `board`, per root move, on
+    /// the main engine thread; `stop` ends it. `done` gets the counts (in
+    /// move generation order), or `None` if stopped.
+    pub fn perft(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        done: impl FnOnce(Option<Vec<(Move, u64)>>) + Send + 'static,
+    ) {
+        self.wait();
+        let end = self.start(false);
+        let shared = self.shared.clone();
+        let mut board = board.clone();
+        self.pool.run(
+            0,
+            Box::new(move |_| {
+                let counts = divide_until(&mut board, depth.max(1), &shared.stop);
+                drop(shared);
+                end.answer(|| done(counts));
+            }),
+        );
+    }
+
+    /// Search `board` on the engine's threads and return the answer (for
+    /// tools and tests: nothing is reported on the way).
+    pub fn search(&mut self, board: &Board, limits: Limits) -> SearchResult {
+        let answer = Arc::new(Answer(Mutex::new(None)));
+        self.go(board, limits, answer.clone());
+        self.wait();
+        lock(&answer.0).take().unwrap_or_default()
+    }
+
+    /// Stop the running job. True if it was running; false if there was
+    /// none, or it had already answered.
+    pub fn stop(&self) -> bool {
+        let running = lock(&self.status.running);
+        if *running {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.shared.pondering.store(false, Ordering::Relaxed);
+        }
+        *running
+    }
+
+    /// The ponder move was played: the clock starts.
+    pub fn ponderhit(&self) {
+        self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Is a job running (started and not yet answered)?
+    pub fn is_searching(&self) -> bool {
+        *lock(&self.status.running)
+    }
+
+    /// Wait until the running job, if any, has answered.
+    pub fn wait(&self) {
+        let mut running = lock(&self.status.running);
+        while *running {
+            running = self
+                .status
+                .idle
+                .wait(running)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Mark a job as started (new flags and node count) and return its end.
+    fn start(&mut self, ponder: bool) -> JobEnd {
+        self.shared.reset(ponder);
+        *lock(&self.status.running) = true;
+        JobEnd(Some(self.status.clone()))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+    use std::thread::ThreadId;
+    use std::time::Instant;
+
+    /// Keeps every answer and the thread that gave it.
+    #[derive(Default)]
+    struct Record(Mutex<Vec<(SearchResult, ThreadId)>>);
+
+    impl Reporter for Record {
+        fn iteration(&self, _: &IterationInfo) {}
+        fn currmove(&self, _: i32, _: Move, _: usize) {}
+        fn best_move(&self, result: &SearchResult) {
+            lock(&self.0).push((result.clone(), std::thread::current().id()));
+        }
+    }
+
+    fn depth(d: i32) -> Limits {
+        Limits {
+            depth: Some(d),
+            multipv: 1,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_answers_a_legal_move() {
+        let mut engine = Engine::new(4, 1);
+        let board = Board::startpos();
+        let record = Arc::new(Record::default());
+        let limits = Limits {
+            infinite: true,
+            ..depth(100)
+        };
+        engine.go(&board, limits, record.clone());
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(engine.is_searching());
+        assert!(lock(&record.0).is_empty(), "no answer before stop");
+        assert!(engine.stop());
+        engine.wait();
+        assert!(!engine.is_searching());
+        let answers = lock(&record.0);
+        assert_eq!(answers.len(), 1);
+        let best = answers[0].0.best.expect("a move");
+        assert!(board.is_legal_move(best));
+        // Nothing left to stop.
+        assert!(!engine.stop());
+    }
+
+    #[test]
+    fn the_same_threads_run_every_search() {
+        let mut engine = Engine::new(4, 2);
+        let ids = engine.thread_ids();
+        assert_eq!(ids.len(), 2);
+        assert!(!ids.contains(&std::thread::current().id()));
+        let record = Arc::new(Record::default());
+        let board = Board::startpos();
+        for _ in 0..4 {
+            engine.go(&board, depth(4), record.clone());
+            engine.wait();
+        }
+        assert_eq!(engine.thread_ids(), ids);
+        let answers = lock(&record.0);
+        assert_eq!(answers.len(), 4);
+        for (result, thread) in answers.iter() {
+            // The answer comes from the main engine thread.
+            assert_eq!(*thread, ids[0]);
+            assert!(board.is_legal_move(result.best.expect("a move")));
+            assert_eq!(result.depth, 4);
+        }
+    }
+
+    #[test]
+    fn set_threads_resizes_the_pool() {
+        let mut engine = Engine::new(4, 1);
+        let one = engine.thread_ids();
+        engine.set_threads(3).unwrap();
+        assert_eq!(engine.threads(), 3);
+        let three = engine.thread_ids();
+        assert_eq!(three.len(), 3);
+        assert!(!three.contains(&one[0]), "threads are re-created");
+        // The same number changes nothing.
+        engine.set_threads(3).unwrap();
+        assert_eq!(engine.thread_ids(), three);
+        let board = Board::startpos();
+        let r = engine.search(&board, depth(5));
+        assert!(board.is_legal_move(r.best.expect("a move")));
+        engine.set_threads(0).unwrap();
+        assert_eq!(engine.threads(), 1);
+        let r = engine.search(&board, depth(3));
+        assert!(board.is_legal_move(r.best.expect("a move")));
+    }
+
+    #[test]
+    fn perft_runs_on_the_engine_and_can_be_stopped() {
+        let mut engine = Engine::new(1, 1);
+        let main = engine.thread_ids()[0];
+        let board = Board::startpos();
+        let (tx, rx) = channel();
+        engine.perft(&board, 3, move |counts| {
+            let _ = tx.send((counts, std::thread::current().id()));
+        });
+        engine.wait();
+        let (counts, thread) = rx.recv().unwrap();
+        let counts = counts.expect("not stopped");
+        assert_eq!(counts.len(), 44);
+        assert_eq!(counts.iter().map(|&(_, n)| n).sum::<u64>(), 79_666);
+        assert_eq!(thread, main);
+
+        // Far too deep to finish: stopped, it answers `None` at once.
+        let (tx, rx) = channel();
+        engine.perft(&board, 9, move |counts| {
+            let _ = tx.send(counts);
+        });
+        std::thread::sleep(Duration::from_millis(20));
+        let t = Instant::now();
+        assert!(engine.stop());
+        engine.wait();
+        assert!(t.elapsed() < Duration::from_secs(2));
+        assert_eq!(rx.recv().unwrap(), None);
+        assert!(!engine.is_searching());
+    }
+
+    #[test]
+    fn new_game_forgets_everything() {
+        let mut engine = Engine::new(4, 1);
+        let board = Board::startpos();
+        let first = engine.search(&board, depth(6)).nodes;
+        // The table and histories now help: the same search differs.
+        assert_ne!(engine.search(&board, depth(6)).nodes, first);
+        engine.new_game();
+        assert_eq!(engine.search(&board, depth(6)).nodes, first);
+    }
+
+    #[test]
+    fn no_move_answers_at_once_or_on_stop() {
+        // Red is checkmated: nothing to search.
+        let board = Board::from_fen("3k5/9/9/9/9/9/9/9/3r5/3rK4 w - - 0 1").unwrap();
+        assert!(board.legal_moves().is_empty());
+        let mut engine = Engine::new(1, 2);
+        let r = engine.search(&board, depth(5));
+        assert_eq!(r.best, None);
+        // Told to wait for `stop`, it does.
+        let record = Arc::new(Record::default());
+        let limits = Limits {
+            infinite: true,
+            wait_for_stop: true,
+            ..Limits::default()
+        };
+        engine.go(&board, limits, record.clone());
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(engine.is_searching());
+        assert!(engine.stop());
+        engine.wait();
+        assert_eq!(lock(&record.0).len(), 1);
+    }
+}

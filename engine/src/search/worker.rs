@@ -1,0 +1,260 @@
+//! One thread's search: its position, stack, principal variations, root
+//! moves and counters, and the bookkeeping every node uses (node counting
+//! and polling, the PV table, the per-ply frames).
+
+use super::history::{self, Context};
+use super::root_moves::RootMove;
+use super::smp::SearchJob;
+use super::{IterationInfo, Limits, Reporter, Shared, ThreadData};
+use crate::position::Position;
+use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
+use crate::time::TimeManager;
+use crate::tt::{Bound, TranspositionTable};
+use std::sync::atomic::Ordering;
+use xiangqi::rules::Outcome;
+use xiangqi::types::Move;
+
+pub(super) const PV_SIZE: usize = MAX_PLY + 2;
+/// The stack is indexed by ply + 2 so that ply - 1 and ply - 2 always exist.
+const STACK_OFFSET: usize = 2;
+pub(super) const RULE_CACHE: usize = 1024;
+
+/// Per-ply search state.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Frame {
+    pub static_eval: Score,
+    pub in_check: bool,
+    /// Continuation-history index (piece, target) of the move made at this
+    /// ply; `None` for a null move or before the move is known.
+    pub cont: Option<usize>,
+    /// A move left out of this node (singular-extension search).
+    pub excluded: Move,
+    pub killers: [Move; 2],
+    /// The move made at this ply was a null move.
+    pub null: bool,
+}
+
+/// Late-move reductions: `LMR[depth][move number]`, in plies.
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
+        }
+    }
+    t
+}
+
+pub(super) struct Worker<'a> {
+    pub id: usize,
+    pub board: Position,
+    pub shared: &'a Shared,
+    pub tt: &'a TranspositionTable,
+    pub data: &'a mut ThreadData,
+    pub limits: &'a Limits,
+    pub reporter: &'a dyn Reporter,
+    pub time: TimeManager,
+    pub nodes: u64,
+    pub flushed: u64,
+    poll_mask: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    /// Internal stops (time, nodes) are ignored until depth 1 is complete.
+    pub can_stop: bool,
+    pub pv: Vec<Move>,
+    pub pv_len: [usize; PV_SIZE],
+    pub stack: Vec<Frame>,
+    pub lmr: Box<[[u8; 64]; 64]>,
+    pub root_moves: Vec<RootMove>,
+    pub root_depth: i32,
+    pub pv_idx: usize,
+    pub completed_depth: i32,
+    /// Rulings that ended a line with a win or loss (perpetual check or
+    /// chase). Their scores depend on the path, so a node whose subtree met
+    /// one does not store its score in the shared table.
+    pub rule_hits: u64,
+    pub rule_cache: Vec<Option<(u64, Outcome)>>,
+}
+
+impl<'a> Worker<'a> {
+    /// Thread `id` (0: the main thread) of `job`, with its tables `data`.
+    pub fn new(
+        id: usize,
+        job: &'a SearchJob,
+        data: &'a mut ThreadData,
+        reporter: &'a dyn Reporter,
+    ) -> Worker<'a> {
+        let limits = &job.limits;
+        let poll_mask = match limits.nodes {
+            Some(n) if n < 100_000 => 0,
+            _ => 1023,
+        };
+        Worker {
+            id,
+            board: Position::new(job.board.clone()),
+            shared: &job.shared,
+            tt: &job.tt,
+            data,
+            limits,
+            reporter,
+            time: TimeManager::new(&limits.clock, limits.move_overhead),
+            nodes: 0,
+            flushed: 0,
+            poll_mask,
+            seldepth: 0,
+            stopped: false,
+            can_stop: false,
+            pv: vec![Move::NONE; PV_SIZE * PV_SIZE],
+            pv_len: [0; PV_SIZE],
+            stack: vec![Frame::default(); PV_SIZE + STACK_OFFSET + 2],
+            lmr: lmr_table(),
+            root_moves: job.root_moves.clone(),
+            root_depth: 0,
+            pv_idx: 0,
+            completed_depth: 0,
+            rule_hits: 0,
+            rule_cache: vec![None; RULE_CACHE],
+        }
+    }
+
+    pub fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    #[inline(always)]
+    pub fn frame(&mut self, ply: usize) -> &mut Frame {
+        &mut self.stack[ply + STACK_OFFSET]
+    }
+
+    #[inline(always)]
+    pub fn frame_at(&self, ply: usize) -> &Frame {
+        &self.stack[ply + STACK_OFFSET]
+    }
+
+    /// The frame `back` plies before `ply` (the stack has room for two before the root).
+    #[inline(always)]
+    pub fn frame_back(&self, ply: usize, back: usize) -> &Frame {
+        &self.stack[ply + STACK_OFFSET - back]
+    }
+
+    pub fn context(&self, ply: usize) -> Context {
+        Context {
+            cont: [self.frame_back(ply, 1).cont, self.frame_back(ply, 2).cont],
+        }
+    }
+
+    pub fn pondering(&self) -> bool {
+        self.shared.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The reply to `best` that the table suggests, if legal.
+    pub fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
+        self.board.make_move(best);
+        let m = self
+            .tt
+            .probe(self.board.key(), 0)
+            .map(|e| e.mv)
+            .filter(|&m| self.board.is_legal_move(m));
+        self.board.unmake_move();
+        m
+    }
+
+    /// Send the lines of a completed iteration to the reporter.
+    pub fn report(&self, depth: i32, multipv: usize) {
+        let time_ms = self.time.elapsed().as_millis() as u64;
+        let nodes = self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed);
+        let hashfull = self.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
+            let score = if rm.score == -SCORE_INFINITE {
+                rm.prev_score
+            } else {
+                rm.score
+            };
+            self.reporter.iteration(&IterationInfo {
+                depth,
+                seldepth: rm.seldepth.max(1),
+                multipv: i + 1,
+                score,
+                bound: Bound::Exact,
+                nodes,
+                time_ms,
+                hashfull,
+                pv: &rm.pv,
+            });
+        }
+    }
+
+    /// Count a node and, every so often, look at the clock and the stop flag.
+    #[inline(always)]
+    pub fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & self.poll_mask == 0 {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+            + (self.nodes - self.flushed);
+        self.flushed = self.nodes;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if !self.is_main() || !self.can_stop {
+            return;
+        }
+        if let Some(n) = self.limits.nodes
+            && total >= n
+        {
+            self.stop_all();
+        }
+        if self.pondering() {
+            // The clock starts when the ponder move is played.
+            self.time.restart();
+            return;
+        }
+        if self.time.out_of_time() {
+            self.stop_all();
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Add the last nodes to the shared count, so that totals are exact.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    #[inline(always)]
+    pub fn update_pv(&mut self, ply: usize, m: Move) {
+        let child = ply + 1;
+        let n = self.pv_len[child];
+        self.pv[ply * PV_SIZE] = m;
+        for i in 0..n {
+            self.pv[ply * PV_SIZE + 1 + i] = self.pv[child * PV_SIZE + i];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Set the frame of `ply` for the move about to be made there.
+    #[inline(always)]
+    pub fn note_move(&mut self, ply: usize, m: Move) {
+        let cont = self
+            .board
+            .piece_at(m.from())
+            .map(|p| history::piece_to(p, m.to().index()));
+        let f = self.frame(ply);
+        f.cont = cont;
+        f.null = false;
+    }
+}
