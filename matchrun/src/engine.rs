@@ -3,6 +3,12 @@
 //! Engines that number ranks 1-10 on the wire (Fairy-Stockfish in plain UCI)
 //! get their moves converted both ways.
 //!
+//! Options given with several values (`option.Hash=16|64`) change from
+//! game to game ([`EngineSpec::options_for_game`]). A search can run while
+//! the other engine thinks (pondering): [`Engine::start_search`] starts it,
+//! [`Engine::poll`] takes its output without waiting, and
+//! [`Engine::ponderhit`], [`Engine::wait`] and [`Engine::cancel`] end it.
+//!
 //! Whatever an engine writes is read defensively: lines are cut at
 //! [`MAX_LINE`] bytes, at most [`QUEUE_LINES`] lines wait to be read (an
 //! engine that floods its output waits too), and scores are clamped to the
@@ -13,7 +19,7 @@ use crate::time_control::{TimeControl, TimeControlError};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::num::IntErrorKind;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use xiangqi::types::Move;
@@ -37,14 +43,32 @@ pub struct EngineSpec {
     /// Its working directory (default: the runner's).
     pub dir: Option<String>,
     pub proto: Proto,
-    /// Options set after the handshake, as (name, value).
-    pub options: Vec<(String, String)>,
+    /// Options the runner sets, in the order given.
+    pub options: Vec<OptionSetting>,
     /// The engine numbers ranks 1-10 (Fairy-Stockfish's plain UCI).
     pub ranks_from_one: bool,
     /// UCCI time unit: milliseconds unless the engine is set to seconds.
     pub ucci_seconds: bool,
     /// A time control for this engine only (overrides the match's).
     pub tc: Option<TimeControl>,
+    /// Ponder: think on the expected reply while the opponent thinks.
+    pub ponder: bool,
+}
+
+/// An option the runner sets: one value, set once after the handshake, or
+/// several (`option.Hash=16|64`), taken in turn game by game and set before
+/// each game (see [`EngineSpec::options_for_game`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSetting {
+    pub name: String,
+    pub values: Vec<String>,
+}
+
+impl OptionSetting {
+    /// The value is the same in every game.
+    pub fn is_fixed(&self) -> bool {
+        self.values.len() <= 1
+    }
 }
 
 /// An engine spec that does not parse.
@@ -60,6 +84,10 @@ pub enum SpecError {
     Ranks(String),
     #[error("engine spec: timeunit '{0}' is not ms or s")]
     TimeUnit(String),
+    #[error("engine spec: ponder '{0}' is not on or off")]
+    Ponder(String),
+    #[error("engine spec: option.{0} has an empty value in its list")]
+    EmptyValue(String),
     #[error("engine spec: {0}")]
     TimeControl(#[from] TimeControlError),
     #[error("engine spec: cmd= is required")]
@@ -81,12 +109,15 @@ impl EngineSpec {
             ranks_from_one: false,
             ucci_seconds: false,
             tc: None,
+            ponder: false,
         }
     }
 
     /// Parse `name=A,cmd=PATH,proto=uci|ucci,option.NAME=VALUE,arg=ARG,dir=DIR,
-    /// ranks=0-9|1-10,timeunit=ms|s,tc=TC` (only `cmd` is required; `arg`
-    /// and `option.*` may repeat; the name defaults to the program's file name).
+    /// ranks=0-9|1-10,timeunit=ms|s,tc=TC,ponder=on|off` (only `cmd` is
+    /// required; `arg` and `option.*` may repeat; the name defaults to the
+    /// program's file name). `option.NAME=V1|V2|...` varies the option
+    /// between games (see [`EngineSpec::options_for_game`]).
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let pairs = kv::parse(text)?;
         let cmd = pairs
@@ -125,9 +156,23 @@ impl EngineSpec {
                     }
                 }
                 "tc" => spec.tc = Some(TimeControl::parse(v)?),
+                "ponder" => {
+                    spec.ponder = match v.to_ascii_lowercase().as_str() {
+                        "on" | "true" | "1" => true,
+                        "off" | "false" | "0" => false,
+                        _ => return Err(SpecError::Ponder(v.to_string())),
+                    }
+                }
                 _ => match k.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
-                        spec.options.push((option.to_string(), v.to_string()))
+                        let values: Vec<String> = v.split('|').map(str::to_string).collect();
+                        if values.len() > 1 && values.iter().any(String::is_empty) {
+                            return Err(SpecError::EmptyValue(option.to_string()));
+                        }
+                        spec.options.push(OptionSetting {
+                            name: option.to_string(),
+                            values,
+                        })
                     }
                     _ => return Err(SpecError::UnknownKey(k.to_string())),
                 },
@@ -140,6 +185,27 @@ impl EngineSpec {
             spec.name = name;
         }
         Ok(spec)
+    }
+
+    /// The varying options' values in game `game` (from 0), in the order
+    /// given: every combination once in each run of as many games as there
+    /// are combinations, the first option changing fastest. With
+    /// `option.Hash=16|64,option.Threads=1|2`, games 0-3 get (16, 1),
+    /// (64, 1), (16, 2), (64, 2), and game 4 starts over.
+    pub fn options_for_game(&self, game: usize) -> Vec<(String, String)> {
+        let mut rest = game;
+        let mut out = Vec::new();
+        for o in self.options.iter().filter(|o| !o.is_fixed()) {
+            let n = o.values.len();
+            out.push((o.name.clone(), o.values[rest % n].clone()));
+            rest /= n;
+        }
+        out
+    }
+
+    /// Some option varies between games.
+    pub fn varies(&self) -> bool {
+        self.options.iter().any(|o| !o.is_fixed())
     }
 }
 
@@ -157,6 +223,8 @@ pub struct Reply {
     /// The move as the engine wrote it, converted to 0-9 ranks; `None` for
     /// `nobestmove`, `bestmove (none)` and the like.
     pub mv: Option<String>,
+    /// The reply it expects (`bestmove X ponder Y`), converted likewise.
+    pub ponder: Option<String>,
     pub resign: bool,
     /// Score of the last `info` line, from the engine's side (see [`MATE`]).
     pub score: Option<i32>,
@@ -170,9 +238,12 @@ pub enum Failure {
     /// The process ended (or its pipes broke).
     #[error("{0}")]
     Crash(String),
-    /// No answer before the deadline.
+    /// No answer before the deadline (a search answered only after `stop`).
     #[error("no answer in time")]
     Timeout,
+    /// A search answered neither before its deadline nor to `stop`.
+    #[error("no answer to stop")]
+    Hung,
 }
 
 /// An engine that could not be started and set up.
@@ -199,7 +270,8 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub const QUEUE_LINES: usize = 256;
 
 enum Line {
-    Text(String),
+    /// A line and when it was read from the pipe.
+    Text(String, Instant),
     Eof,
 }
 
@@ -245,7 +317,7 @@ fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Line> {
                 }
                 Ok(true) => {
                     let line = String::from_utf8_lossy(&buf).trim().to_string();
-                    if tx.send(Line::Text(line)).is_err() {
+                    if tx.send(Line::Text(line, Instant::now())).is_err() {
                         return;
                     }
                 }
@@ -263,7 +335,30 @@ pub struct Engine {
     rx: Receiver<Line>,
     /// The engine announced `UCI_Variant` (then it is set to xiangqi).
     has_variant: bool,
+    /// Option values sent to this process, in the order first sent.
+    set: Vec<(String, String)>,
+    /// The search running, if any.
+    search: Option<Search>,
+    /// How the process failed, once its output ended.
+    failed: Option<Failure>,
+    /// When the last line taken was read from the pipe (answers are timed
+    /// by it, not by when the runner got round to them).
+    line_at: Instant,
 }
+
+/// A search that was started and is read as its output comes.
+struct Search {
+    /// The engine's clock started here.
+    start: Instant,
+    reply: Reply,
+    /// When `bestmove` or `nobestmove` was read.
+    answered: Option<Instant>,
+    /// `stop` was sent because the deadline passed.
+    stopped: bool,
+}
+
+/// How often [`Engine::wait`] runs its `idle` function at least.
+const IDLE_EVERY: Duration = Duration::from_millis(20);
 
 /// Convert a move between 0-9 and 1-10 rank numbering (`delta` = +1 or -1).
 pub fn shift_ranks(mv: &str, delta: i32) -> Option<String> {
@@ -289,7 +384,8 @@ pub fn shift_ranks(mv: &str, delta: i32) -> Option<String> {
 }
 
 impl Engine {
-    /// Start the process and complete the handshake (within 10 s).
+    /// Start the process and complete the handshake (within 10 s); set the
+    /// options that have one value, and `Ponder` if the spec ponders.
     pub fn start(spec: &EngineSpec) -> Result<Engine, StartError> {
         let spawn_error = |source| StartError::Spawn {
             cmd: spec.cmd.clone(),
@@ -313,6 +409,10 @@ impl Engine {
             stdin,
             rx: spawn_reader(stdout),
             has_variant: false,
+            set: Vec::new(),
+            search: None,
+            failed: None,
+            line_at: Instant::now(),
         };
         let handshake = |failure| StartError::Handshake {
             name: spec.name.clone(),
@@ -329,6 +429,7 @@ impl Engine {
         };
         e.send(hello).map_err(handshake)?;
         let mut announced_millisec = false;
+        let mut announced_ponder = false;
         loop {
             let l = e.next_line(deadline).map_err(handshake)?;
             if l == ok {
@@ -340,23 +441,57 @@ impl Engine {
             if l.starts_with("option usemillisec") {
                 announced_millisec = true;
             }
+            let mut words = l.split_whitespace();
+            if words.next() == Some("option") {
+                let name = match spec.proto {
+                    Proto::Uci => words.nth(1),
+                    Proto::Ucci => words.next(),
+                };
+                announced_ponder |= name.is_some_and(|n| n.eq_ignore_ascii_case("ponder"));
+            }
         }
         if e.has_variant && spec.proto == Proto::Uci {
             e.send("setoption name UCI_Variant value xiangqi")
                 .map_err(setup)?;
         }
-        if spec.proto == Proto::Ucci && announced_millisec && !spec.ucci_seconds {
-            e.send("setoption usemillisec true").map_err(setup)?;
+        if spec.proto == Proto::Ucci && announced_millisec {
+            // The runner's unit, whatever the engine's default.
+            let on = !spec.ucci_seconds;
+            e.set_option("usemillisec", if on { "true" } else { "false" })
+                .map_err(setup)?;
         }
-        for (name, value) in &spec.options {
-            let line = match spec.proto {
-                Proto::Uci => format!("setoption name {name} value {value}"),
-                Proto::Ucci => format!("setoption {name} {value}"),
+        let chosen = |name: &str| {
+            spec.options
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(name))
+        };
+        if spec.ponder && announced_ponder && !chosen("ponder") {
+            let name = match spec.proto {
+                Proto::Uci => "Ponder",
+                Proto::Ucci => "ponder",
             };
-            e.send(&line).map_err(setup)?;
+            e.set_option(name, "true").map_err(setup)?;
+        }
+        for o in spec.options.iter().filter(|o| o.is_fixed()) {
+            let value = o.values.first().map_or("", String::as_str);
+            e.set_option(&o.name, value).map_err(setup)?;
         }
         e.ready(Duration::from_secs(10)).map_err(setup)?;
         Ok(e)
+    }
+
+    /// Set an option (`setoption name N value V` in UCI, `setoption N V` in UCCI).
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Failure> {
+        let line = match self.spec.proto {
+            Proto::Uci => format!("setoption name {name} value {value}"),
+            Proto::Ucci => format!("setoption {name} {value}"),
+        };
+        self.send(&line)?;
+        match self.set.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = value.to_string(),
+            None => self.set.push((name.to_string(), value.to_string())),
+        }
+        Ok(())
     }
 
     /// Send one line.
@@ -366,16 +501,33 @@ impl Engine {
             .map_err(|e| Failure::Crash(format!("write failed: {e}")))
     }
 
+    /// The failure of a process whose output ended.
+    fn ended(&mut self) -> Failure {
+        let f = self.failed.clone().unwrap_or_else(|| {
+            let status = self.child.try_wait().ok().flatten();
+            Failure::Crash(match status {
+                Some(s) => format!("exited ({s})"),
+                None => "closed its output".into(),
+            })
+        });
+        self.failed = Some(f.clone());
+        f
+    }
+
     fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        if let Some(f) = &self.failed {
+            return Err(f.clone());
+        }
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.rx.recv_timeout(wait) {
-            Ok(Line::Text(l)) => Ok(l),
+            Ok(Line::Text(l, at)) => {
+                self.line_at = at;
+                Ok(l)
+            }
             Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                let status = self.child.try_wait().ok().flatten();
-                Err(Failure::Crash(match status {
-                    Some(s) => format!("exited ({s})"),
-                    None => "closed its output".into(),
-                }))
+                // Let a process that is exiting finish, for its status.
+                std::thread::sleep(Duration::from_millis(20));
+                Err(self.ended())
             }
             Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout),
         }
@@ -392,8 +544,14 @@ impl Engine {
         }
     }
 
-    /// Tell the engine a new game starts, and wait until it is ready.
-    pub fn new_game(&mut self) -> Result<(), Failure> {
+    /// Tell the engine a new game starts, and wait until it is ready. The
+    /// options are set first, those whose value changed.
+    pub fn new_game(&mut self, options: &[(String, String)]) -> Result<(), Failure> {
+        for (name, value) in options {
+            if !self.set.iter().any(|(n, v)| n == name && v == value) {
+                self.set_option(name, value)?;
+            }
+        }
         match self.spec.proto {
             Proto::Uci => self.send("ucinewgame")?,
             Proto::Ucci => self.send("setoption newgame")?,
@@ -410,6 +568,14 @@ impl Engine {
         }
     }
 
+    fn wire_to_ours(&self, mv: &str) -> String {
+        if self.spec.ranks_from_one {
+            shift_ranks(mv, -1).unwrap_or_else(|| mv.to_string())
+        } else {
+            mv.to_string()
+        }
+    }
+
     /// Send the position: a FEN and the moves played from it.
     pub fn position(&mut self, fen: &str, moves: &[Move]) -> Result<(), Failure> {
         let mut line = format!("position fen {fen}");
@@ -423,57 +589,191 @@ impl Engine {
         self.send(&line)
     }
 
-    /// Send a `go` line and wait for the answer until `deadline`; on a
-    /// timeout `stop` is sent and the answer waited for a little longer (it
-    /// is still returned as a timeout).
-    pub fn go(&mut self, go_line: &str, deadline: Instant) -> Result<Reply, Failure> {
+    /// Send a `go` line (a `go ponder` line for pondering); the answer is
+    /// read by [`Engine::poll`], [`Engine::wait`] or [`Engine::cancel`].
+    pub fn start_search(&mut self, go_line: &str) -> Result<(), Failure> {
         let start = Instant::now();
         self.send(go_line)?;
-        let mut reply = Reply::default();
-        let mut stopped = false;
-        let mut deadline = deadline;
+        self.search = Some(Search {
+            start,
+            reply: Reply::default(),
+            answered: None,
+            stopped: false,
+        });
+        Ok(())
+    }
+
+    /// A search is running or its answer was not taken yet.
+    pub fn searching(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// Start the search's clock at `at`: for a ponder search when
+    /// `ponderhit` is sent, or when the opponent moved.
+    pub fn start_clock(&mut self, at: Instant) {
+        if let Some(s) = self.search.as_mut() {
+            s.start = at;
+        }
+    }
+
+    /// Take one line of a search's output.
+    fn absorb(&mut self, line: &str) {
+        let mut t = line.split_whitespace();
+        let first = t.next();
+        let (mv, ponder, resign) = match first {
+            Some("info") => {
+                if let Some(s) = self.search.as_mut() {
+                    parse_info(line, &mut s.reply);
+                }
+                return;
+            }
+            Some("nobestmove") => (None, None, false),
+            Some("bestmove") => {
+                let mv = t.next().unwrap_or("");
+                let rest: Vec<&str> = t.collect();
+                let ponder = rest
+                    .iter()
+                    .position(|&w| w == "ponder")
+                    .and_then(|i| rest.get(i + 1))
+                    .filter(|p| !matches!(**p, "(none)" | "0000" | "null"))
+                    .map(|p| self.wire_to_ours(p));
+                let resign = mv == "resign" || rest.contains(&"resign");
+                let mv = (!matches!(mv, "(none)" | "0000" | "null" | "resign" | ""))
+                    .then(|| self.wire_to_ours(mv));
+                (mv, ponder, resign)
+            }
+            _ => return,
+        };
+        if let Some(s) = self.search.as_mut()
+            && s.answered.is_none()
+        {
+            s.reply.mv = mv;
+            s.reply.ponder = ponder;
+            s.reply.resign = resign;
+            s.answered = Some(self.line_at);
+        }
+    }
+
+    /// Take the output that is waiting, without waiting for more. An ended
+    /// process is an error (also for every later call).
+    pub fn poll(&mut self) -> Result<(), Failure> {
+        if let Some(f) = &self.failed {
+            return Err(f.clone());
+        }
         loop {
-            let line = match self.next_line(deadline) {
-                Ok(l) => l,
-                Err(Failure::Timeout) if !stopped => {
-                    stopped = true;
-                    self.send("stop")?;
-                    deadline = Instant::now() + Duration::from_millis(1000);
-                    continue;
+            match self.rx.try_recv() {
+                Ok(Line::Text(l, at)) => {
+                    self.line_at = at;
+                    self.absorb(&l)
                 }
-                Err(f) => return Err(f),
-            };
-            let mut t = line.split_whitespace();
-            match t.next() {
-                Some("info") => parse_info(&line, &mut reply),
-                Some("nobestmove") => {
-                    reply.elapsed = start.elapsed();
-                    return if stopped {
-                        Err(Failure::Timeout)
-                    } else {
-                        Ok(reply)
-                    };
-                }
-                Some("bestmove") => {
-                    reply.elapsed = start.elapsed();
-                    let mv = t.next().unwrap_or("");
-                    if !matches!(mv, "(none)" | "0000" | "null" | "resign" | "") {
-                        reply.mv = Some(if self.spec.ranks_from_one {
-                            shift_ranks(mv, -1).unwrap_or_else(|| mv.to_string())
-                        } else {
-                            mv.to_string()
-                        });
-                    }
-                    reply.resign = mv == "resign" || t.any(|w| w == "resign");
-                    return if stopped {
-                        Err(Failure::Timeout)
-                    } else {
-                        Ok(reply)
-                    };
-                }
-                _ => {}
+                Ok(Line::Eof) | Err(TryRecvError::Disconnected) => return Err(self.ended()),
+                Err(TryRecvError::Empty) => return Ok(()),
             }
         }
+    }
+
+    /// Send `ponderhit` to a ponder search (unless it has answered already).
+    pub fn ponderhit(&mut self) -> Result<(), Failure> {
+        self.poll()?;
+        match &self.search {
+            Some(s) if s.answered.is_none() => self.send("ponderhit"),
+            _ => Ok(()),
+        }
+    }
+
+    /// Wait for the search's answer until `deadline`, running `idle` at
+    /// least every few milliseconds. At the deadline `stop` is sent: an
+    /// answer within `grace` after it is a [`Failure::Timeout`], none a
+    /// [`Failure::Hung`]. The reply's `elapsed` runs from the search's clock
+    /// start to the answer.
+    pub fn wait(
+        &mut self,
+        deadline: Instant,
+        grace: Duration,
+        idle: &mut dyn FnMut(),
+    ) -> Result<Reply, Failure> {
+        let mut deadline = deadline;
+        let mut last_idle = Instant::now();
+        loop {
+            let Some(s) = self.search.as_mut() else {
+                return Err(Failure::Crash("no search was started".into()));
+            };
+            if let Some(at) = s.answered {
+                let stopped = s.stopped;
+                let mut reply = std::mem::take(&mut s.reply);
+                reply.elapsed = at.saturating_duration_since(s.start);
+                self.search = None;
+                return if stopped {
+                    Err(Failure::Timeout)
+                } else {
+                    Ok(reply)
+                };
+            }
+            let now = Instant::now();
+            if now >= deadline && !s.stopped {
+                // An answer may be waiting, read in time.
+                self.poll()?;
+                if self.search.as_ref().is_some_and(|s| s.answered.is_some()) {
+                    continue;
+                }
+            }
+            let Some(s) = self.search.as_mut() else {
+                continue;
+            };
+            if now >= deadline {
+                if s.stopped {
+                    self.search = None;
+                    return Err(Failure::Hung);
+                }
+                s.stopped = true;
+                self.send("stop")?;
+                deadline = now + grace;
+                continue;
+            }
+            if now.duration_since(last_idle) >= IDLE_EVERY {
+                idle();
+                last_idle = now;
+            }
+            let slice = deadline.saturating_duration_since(now).min(IDLE_EVERY);
+            match self.next_line(now + slice) {
+                Ok(l) => self.absorb(&l),
+                Err(Failure::Timeout) => {}
+                Err(f) => {
+                    self.search = None;
+                    return Err(f);
+                }
+            }
+        }
+    }
+
+    /// End the search and drop its answer: `stop` (unless it answered
+    /// already), the answer within `grace`, then `isready` and `readyok`
+    /// so that nothing of it is left to read.
+    pub fn cancel(&mut self, grace: Duration) -> Result<(), Failure> {
+        self.poll()?;
+        let Some(s) = self.search.as_mut() else {
+            return Ok(());
+        };
+        if s.answered.is_none() {
+            s.stopped = true;
+            self.send("stop")?;
+            let deadline = Instant::now() + grace;
+            while self.search.as_ref().is_some_and(|s| s.answered.is_none()) {
+                match self.next_line(deadline) {
+                    Ok(l) => self.absorb(&l),
+                    Err(Failure::Timeout) => {
+                        self.search = None;
+                        return Err(Failure::Hung);
+                    }
+                    Err(f) => {
+                        self.search = None;
+                        return Err(f);
+                    }
+                }
+            }
+        }
+        self.search = None;
+        self.ready(grace.max(Duration::from_secs(1)))
     }
 
     /// Ask the engine to quit; kill it if it does not.
@@ -595,7 +895,14 @@ mod tests {
         .unwrap();
         assert_eq!(s.name, "FSF");
         assert_eq!(s.proto, Proto::Ucci);
-        assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(
+            s.options,
+            vec![OptionSetting {
+                name: "Hash".into(),
+                values: vec!["64".into()]
+            }]
+        );
+        assert!(!s.varies() && !s.ponder);
         assert_eq!(s.tc, Some(TimeControl::MoveTime(1000)));
         let s = EngineSpec::parse("cmd=./jiangjun,arg=-a,arg=b").unwrap();
         assert_eq!(s.name, "jiangjun");
@@ -619,6 +926,39 @@ mod tests {
             "engine spec: unknown key 'hash'"
         );
         assert!(EngineSpec::parse("cmd=x,tc=fast").is_err());
+    }
+
+    #[test]
+    fn options_vary_between_games() {
+        let s = EngineSpec::parse(
+            "cmd=x,option.Hash=16|32|64,option.MultiPV=1,option.Threads=1|2,ponder=on",
+        )
+        .unwrap();
+        assert!(s.ponder && s.varies());
+        let games: Vec<Vec<(String, String)>> = (0..7).map(|g| s.options_for_game(g)).collect();
+        let pairs =
+            |h: &str, t: &str| vec![("Hash".into(), h.into()), ("Threads".into(), t.into())];
+        assert_eq!(games[0], pairs("16", "1"));
+        assert_eq!(games[1], pairs("32", "1"));
+        assert_eq!(games[2], pairs("64", "1"));
+        assert_eq!(games[3], pairs("16", "2"));
+        assert_eq!(games[5], pairs("64", "2"));
+        assert_eq!(games[6], games[0]);
+        // A single value is set once, not per game.
+        let fixed = EngineSpec::parse("cmd=x,option.Hash=16").unwrap();
+        assert!(!fixed.varies() && fixed.options_for_game(3).is_empty());
+        assert_eq!(
+            EngineSpec::parse("cmd=x,option.Hash=16||64")
+                .unwrap_err()
+                .to_string(),
+            "engine spec: option.Hash has an empty value in its list"
+        );
+        assert_eq!(
+            EngineSpec::parse("cmd=x,ponder=maybe")
+                .unwrap_err()
+                .to_string(),
+            "engine spec: ponder 'maybe' is not on or off"
+        );
     }
 
     #[test]
@@ -671,7 +1011,7 @@ mod tests {
         let lines: Vec<String> = rx
             .iter()
             .map_while(|l| match l {
-                Line::Text(t) => Some(t),
+                Line::Text(t, _) => Some(t),
                 Line::Eof => None,
             })
             .collect();
@@ -706,7 +1046,7 @@ mod tests {
         assert!(second <= (QUEUE_LINES + 2) * 64 + 2 * 8192, "{second}");
         // Taking lines lets it go on (past what its buffer holds).
         for _ in 0..QUEUE_LINES + 1000 {
-            assert!(matches!(rx.recv().unwrap(), Line::Text(t) if t.starts_with("info")));
+            assert!(matches!(rx.recv().unwrap(), Line::Text(t, _) if t.starts_with("info")));
         }
         std::thread::sleep(Duration::from_millis(100));
         assert!(taken.load(Ordering::Relaxed) > second);

@@ -1,8 +1,15 @@
 //! One game between two engine processes: the runner keeps the clocks,
 //! checks every move, rules on the game with `rules::judge`, and applies the
 //! optional score adjudication.
+//!
+//! An engine whose spec ponders thinks on its expected reply (the `ponder`
+//! move of its `bestmove`) during the opponent's turn, as GUIs do: `position
+//! ... X Y` and `go ponder` with the clocks after its move X; then
+//! `ponderhit` if the opponent plays Y, its clock running from there, or
+//! `stop` (the answer dropped) and a new `go` if not, its clock running from
+//! the opponent's move.
 
-use crate::engine::{Engine, Failure, Proto};
+use crate::engine::{Engine, Failure, Proto, Reply};
 use crate::kv::{KeyValueError, KeyValues};
 use crate::pgn::{GameRecord, MoveRecord};
 use crate::time_control::TimeControl;
@@ -120,6 +127,14 @@ pub struct GameConfig {
     pub max_plies: usize,
 }
 
+impl GameConfig {
+    /// How long an engine may take to answer `stop` before it counts as hung.
+    pub fn stop_grace(&self) -> Duration {
+        self.hang_timeout
+            .clamp(Duration::from_millis(100), Duration::from_secs(5))
+    }
+}
+
 impl Default for GameConfig {
     /// 100 ms tolerance, 60 s hang timeout, threefold repetition, no
     /// adjudication, a draw at 1000 plies.
@@ -141,23 +156,27 @@ pub struct Played {
     pub broken: [bool; 2],
 }
 
+#[derive(Clone, Copy)]
 struct Clock {
     left_ms: i64,
     moves_to_go: Option<u32>,
 }
 
 /// Play a game from `fen`; `engines[0]` plays Red, with the time control
-/// `tc[0]`. `round` is the game's number in the PGN.
+/// `tc[0]` and the options `options[0]` (set before the new game, see
+/// [`Engine::new_game`]). `round` is the game's number in the PGN.
 pub fn play(
     engines: [&mut Engine; 2],
     fen: &str,
     tc: &[TimeControl; 2],
     cfg: &GameConfig,
     round: usize,
+    options: [&[(String, String)]; 2],
 ) -> Played {
     let names = [engines[0].spec.name.clone(), engines[1].spec.name.clone()];
     let mut rec = GameRecord {
         round,
+        opening: None,
         red: names[0].clone(),
         black: names[1].clone(),
         fen: fen.to_string(),
@@ -170,6 +189,13 @@ pub fn play(
         } else {
             format!("{} vs {}", tc[0], tc[1])
         },
+        options: std::array::from_fn(|i| {
+            options[i]
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
     };
     let mut broken = [false; 2];
     let mut board = match Board::from_fen(fen) {
@@ -184,9 +210,9 @@ pub fn play(
             };
         }
     };
-    let mut engines = engines;
-    for (i, e) in engines.iter_mut().enumerate() {
-        if let Err(f) = e.new_game() {
+    let [red, black] = engines;
+    for (i, e) in [&mut *red, &mut *black].into_iter().enumerate() {
+        if let Err(f) = e.new_game(options[i]) {
             let loser = Color::from_index(i);
             end_by_failure(&mut rec, loser, &names, f, "starting a new game");
             broken[i] = true;
@@ -196,6 +222,7 @@ pub fn play(
             };
         }
     }
+    let grace = cfg.stop_grace();
     let mut clocks: [Clock; 2] = std::array::from_fn(|i| match tc[i] {
         TimeControl::Clock { base_ms, moves, .. } => Clock {
             left_ms: base_ms as i64,
@@ -206,11 +233,19 @@ pub fn play(
             moves_to_go: None,
         },
     });
+    let ponders: [bool; 2] = std::array::from_fn(|i| {
+        let spec = if i == 0 { &red.spec } else { &black.spec };
+        spec.ponder && matches!(tc[i], TimeControl::Clock { .. } | TimeControl::MoveTime(_))
+    });
     // The position sent to the engines: the last irreversible one and the moves since.
     let mut base_fen = fen.to_string();
     let mut since: Vec<Move> = Vec::new();
     let mut runs = ScoreRuns::default();
     let start_fullmove = board.fullmove();
+    // The reply each side expects, to ponder on once the game goes on, and
+    // the move each side's running ponder search is on.
+    let mut to_ponder: [Option<Move>; 2] = [None, None];
+    let mut pondering: [Option<Move>; 2] = [None, None];
     loop {
         match rules::judge(&board, cfg.fold) {
             Outcome::Ongoing => {}
@@ -235,13 +270,37 @@ pub fn play(
         }
         let us = board.side_to_move();
         let s = us.index();
-        let go = go_line(
-            engines[s].spec.proto,
-            engines[s].spec.ucci_seconds,
-            &tc[s],
-            us,
-            &clocks,
-        );
+        let (mover, other) = if s == 0 {
+            (&mut *red, &mut *black)
+        } else {
+            (&mut *black, &mut *red)
+        };
+        // The side that just moved ponders on the reply it expects, once
+        // the side to move thinks.
+        let ponder_other = to_ponder[1 - s].take().map(|y| {
+            let them = us.flip();
+            let go = go_line(
+                other.spec.proto,
+                other.spec.ucci_seconds,
+                &tc[them.index()],
+                them,
+                &clocks,
+            );
+            let mut moves = since.clone();
+            moves.push(y);
+            (y, moves, format!("go ponder{}", &go[2..]))
+        });
+        // The `go` line when `spent` ms of our clock are gone already.
+        let (proto, seconds) = (mover.spec.proto, mover.spec.ucci_seconds);
+        let go = |spent: i64| {
+            let mut now = clocks;
+            now[s].left_ms -= spent;
+            let tc_now = match tc[s] {
+                TimeControl::MoveTime(ms) => TimeControl::MoveTime(ms.saturating_sub(spent as u64)),
+                ref t => t.clone(),
+            };
+            go_line(proto, seconds, &tc_now, us, &now)
+        };
         let wait = match tc[s] {
             TimeControl::Clock { .. } => {
                 Duration::from_millis(clocks[s].left_ms.max(0) as u64) + cfg.tolerance
@@ -249,19 +308,31 @@ pub fn play(
             TimeControl::MoveTime(ms) => Duration::from_millis(ms) + cfg.tolerance,
             _ => cfg.hang_timeout,
         };
-        if let Err(f) = engines[s].position(&base_fen, &since) {
-            end_by_failure(&mut rec, us, &names, f, "sending the position");
-            broken[s] = true;
-            break;
+        // Our clock runs from here (the opponent's move).
+        let t0 = Instant::now();
+        let asked = Asked {
+            pondered: pondering[s].take(),
+            last: rec.moves.last().map(|r| r.mv),
+            base_fen: &base_fen,
+            since: &since,
+            go: &go,
+            t0,
+            deadline: t0 + wait,
+            grace,
+            ponder_other: ponder_other.as_ref().map(|(_, m, g)| (&m[..], g.as_str())),
+        };
+        let (result, other_ponders) = think(mover, other, &asked);
+        if other_ponders {
+            pondering[1 - s] = ponder_other.map(|(y, _, _)| y);
         }
-        let reply = match engines[s].go(&go, Instant::now() + wait) {
+        let reply = match result {
             Ok(r) => r,
-            Err(f) => {
+            Err((f, doing)) => {
                 let timed = !matches!(tc[s], TimeControl::Nodes(_) | TimeControl::Depth(_));
                 if matches!(f, Failure::Timeout) && timed {
                     lose(&mut rec, us, &names, "time forfeit", "lost on time".into());
                 } else {
-                    end_by_failure(&mut rec, us, &names, f, "thinking");
+                    end_by_failure(&mut rec, us, &names, f, doing);
                 }
                 broken[s] = true;
                 break;
@@ -348,6 +419,13 @@ pub fn play(
         } else {
             since.push(mv);
         }
+        // A ponder move that is not legal is not pondered on.
+        if ponders[s] {
+            to_ponder[s] = reply
+                .ponder
+                .as_deref()
+                .and_then(|p| board.parse_move(p).ok());
+        }
         // Score adjudication.
         let adj = &cfg.adjudication;
         runs.record(adj, s, reply.score);
@@ -373,10 +451,85 @@ pub fn play(
             break;
         }
     }
+    // Ponder searches still running end with the game.
+    for (i, e) in [red, black].into_iter().enumerate() {
+        if e.searching() && e.cancel(grace).is_err() {
+            broken[i] = true;
+        }
+    }
     Played {
         record: rec,
         broken,
     }
+}
+
+/// What the side to move is asked.
+struct Asked<'a> {
+    /// The move its ponder search is on, if one runs.
+    pondered: Option<Move>,
+    /// The opponent's last move.
+    last: Option<Move>,
+    base_fen: &'a str,
+    since: &'a [Move],
+    /// The `go` line, given the milliseconds of its clock already used.
+    go: &'a dyn Fn(i64) -> String,
+    /// Its clock starts here.
+    t0: Instant,
+    deadline: Instant,
+    grace: Duration,
+    /// The opponent's ponder search to start (its moves and `go ponder` line).
+    ponder_other: Option<(&'a [Move], &'a str)>,
+}
+
+/// Get the move of `mover`: a ponder hit goes on with the running search,
+/// a miss stops it and searches anew. Then the opponent's ponder search
+/// starts (the bool: it did), and its output is taken while `mover` thinks.
+/// A failure comes with what the engine was doing.
+fn think(
+    mover: &mut Engine,
+    other: &mut Engine,
+    a: &Asked,
+) -> (Result<Reply, (Failure, &'static str)>, bool) {
+    if let Err(e) = begin(mover, a) {
+        return (Err(e), false);
+    }
+    // A failure shows when it is the opponent's turn.
+    let other_ponders = a.ponder_other.is_some_and(|(moves, go)| {
+        other.position(a.base_fen, moves).is_ok() && other.start_search(go).is_ok()
+    });
+    let mut idle = || {
+        if other.searching() {
+            // An engine that fails while pondering loses on its turn.
+            let _ = other.poll();
+        }
+    };
+    let reply = mover
+        .wait(a.deadline, a.grace, &mut idle)
+        .map_err(|f| (f, "thinking"));
+    (reply, other_ponders)
+}
+
+/// Start (or go on with) the search for the move of `mover`.
+fn begin(mover: &mut Engine, a: &Asked) -> Result<(), (Failure, &'static str)> {
+    let pondering = |f| (f, "pondering");
+    match a.pondered {
+        Some(y) if Some(y) == a.last => mover.ponderhit().map_err(pondering)?,
+        pondered => {
+            if pondered.is_some() {
+                mover.cancel(a.grace).map_err(pondering)?;
+            }
+            mover
+                .position(a.base_fen, a.since)
+                .map_err(|f| (f, "sending the position"))?;
+            // After a miss, the time it took to stop is gone from the clock.
+            let spent = a.t0.elapsed().as_millis() as i64;
+            mover
+                .start_search(&(a.go)(spent))
+                .map_err(|f| (f, "thinking"))?;
+        }
+    }
+    mover.start_clock(a.t0);
+    Ok(())
 }
 
 fn lose(
@@ -413,10 +566,17 @@ fn end_by_failure(
             "abandoned",
             format!("hung while {doing}"),
         ),
+        Failure::Hung => lose(
+            rec,
+            loser,
+            names,
+            "abandoned",
+            format!("hung while {doing} (no answer to stop)"),
+        ),
     }
 }
 
-/// The `go` line for the side to move.
+/// The `go` line for the side to move (UCCI in seconds when `seconds`).
 fn go_line(
     proto: Proto,
     seconds: bool,
@@ -424,10 +584,12 @@ fn go_line(
     us: Color,
     clocks: &[Clock; 2],
 ) -> String {
+    // Whole seconds, rounded down: an engine is never told it has more
+    // time (or a larger increment) than it has.
     let t = |ms: i64| -> String {
         let ms = ms.max(0);
         if proto == Proto::Ucci && seconds {
-            format!("{}", (ms / 1000).max(1))
+            format!("{}", ms / 1000)
         } else {
             ms.to_string()
         }
@@ -589,5 +751,37 @@ mod tests {
             ),
             "go time 2 movestogo 1"
         );
+        // Seconds round down: 10 ms of increment is none, 999 ms is 0 s.
+        let short = [
+            Clock {
+                left_ms: 999,
+                moves_to_go: None,
+            },
+            Clock {
+                left_ms: 1500,
+                moves_to_go: None,
+            },
+        ];
+        let fast = TimeControl::Clock {
+            base_ms: 1000,
+            inc_ms: 10,
+            moves: None,
+        };
+        assert_eq!(
+            go_line(Proto::Ucci, true, &fast, Color::Red, &short),
+            "go time 0 increment 0 opptime 1 oppincrement 0"
+        );
+        assert_eq!(
+            go_line(Proto::Ucci, false, &fast, Color::Red, &short),
+            "go time 999 increment 10 opptime 1500 oppincrement 10"
+        );
+    }
+
+    #[test]
+    fn stop_grace_is_bounded() {
+        let mut cfg = GameConfig::default();
+        assert_eq!(cfg.stop_grace(), Duration::from_secs(5));
+        cfg.hang_timeout = Duration::from_secs(1);
+        assert_eq!(cfg.stop_grace(), Duration::from_secs(1));
     }
 }

@@ -6,11 +6,16 @@
 //! draw adjudication by the engines' scores.
 //!
 //! Each opening is played twice with colours swapped, several games at
-//! once. The games can be written as PGN; the [`Summary`] has W/D/L, Elo
-//! with its 95% interval, LOS, pentanomial counts over the game pairs and
-//! the SPRT log-likelihood ratio, and a match with an SPRT stops as soon as
-//! it decides. Engines that crash, hang, play an illegal move or overstep
-//! their time lose that game and are restarted; the match goes on.
+//! once. The games can be written as PGN, each one as soon as it ends; the
+//! [`Summary`] has W/D/L, Elo with its 95% interval, LOS, pentanomial counts
+//! over the game pairs and the SPRT log-likelihood ratio, and a match with
+//! an SPRT stops as soon as it decides. Engines that crash, hang, play an
+//! illegal move or overstep their time lose that game and are restarted;
+//! the match goes on.
+//!
+//! A match that was stopped resumes from its PGN ([`MatchConfig::resume`]):
+//! game `n` (the `Round` tag) always has the same opening and colours, so
+//! the games in the PGN are counted and the others played.
 //!
 //! ```no_run
 //! use xiangqi_match::engine::EngineSpec;
@@ -78,6 +83,10 @@ pub struct MatchConfig {
     pub game: GameConfig,
     /// Print the progress line on stderr.
     pub progress: bool,
+    /// Continue the match in `pgn`: its games are counted, not played again,
+    /// and the others are added to it. A PGN that does not exist yet starts
+    /// the match.
+    pub resume: bool,
 }
 
 impl MatchConfig {
@@ -100,6 +109,7 @@ impl MatchConfig {
             sprt: None,
             game: GameConfig::default(),
             progress: false,
+            resume: false,
         }
     }
 }
@@ -118,6 +128,18 @@ pub enum MatchError {
     },
     #[error("writing PGN: {0}")]
     WritePgn(#[source] std::io::Error),
+    #[error("{}: {source}", .path.display())]
+    ReadPgn {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The PGN to resume is not of this match (other engines, openings or
+    /// colours), or a game in it is there twice or has no number.
+    #[error("{}: cannot resume: {reason}", .path.display())]
+    Resume { path: PathBuf, reason: String },
+    #[error("resuming a match needs its PGN")]
+    ResumeWithoutPgn,
 }
 
 /// Results from the first engine's point of view.
@@ -134,8 +156,10 @@ pub struct Summary {
     pub sprt: Option<Sprt>,
     /// The time control(s), as text.
     pub tc: String,
-    /// How long the match took.
+    /// How long the match took (this run of it).
     pub seconds: f64,
+    /// Games counted from the PGN of a resumed match.
+    pub resumed: u64,
 }
 
 impl Summary {
@@ -155,6 +179,12 @@ impl Summary {
             w.games(),
             self.seconds
         );
+        if self.resumed > 0 {
+            s.push_str(&format!(
+                "({} of them from the PGN resumed)\n",
+                self.resumed
+            ));
+        }
         s.push_str(&format!(
             "W {}  D {}  L {}  score {:.1}%  draw ratio {:.1}%\n",
             w.wins,
@@ -292,39 +322,213 @@ struct Finished {
     a_red: bool,
 }
 
+/// Game `index` (from 0): its opening's index in the list and whether the
+/// first engine has Red. Openings go in order, each twice, colours swapped.
+pub fn game_setup(index: usize, openings: usize) -> (usize, bool) {
+    ((index / 2) % openings.max(1), index.is_multiple_of(2))
+}
+
+/// Running counts: the summary's and the pairs waiting for their partner.
+struct Tally {
+    summary: Summary,
+    /// Points of the first engine in each pair's first finished game.
+    pair_half: BTreeMap<usize, f64>,
+}
+
+impl Tally {
+    /// Count game `index`, whose `result` is from Red's view.
+    fn add(&mut self, index: usize, result: &str, a_red: bool, ending: String) {
+        let s = &mut self.summary;
+        // Points of the first engine.
+        let a = match (result, a_red) {
+            ("1-0", true) | ("0-1", false) => Some(1.0),
+            ("0-1", true) | ("1-0", false) => Some(0.0),
+            ("1/2-1/2", _) => Some(0.5),
+            _ => None,
+        };
+        match a {
+            Some(1.0) => s.wdl.wins += 1,
+            Some(0.0) => s.wdl.losses += 1,
+            Some(_) => s.wdl.draws += 1,
+            None => {}
+        }
+        *s.terminations.entry(ending).or_default() += 1;
+        if let Some(a) = a {
+            let pair = index / 2;
+            if let Some(other) = self.pair_half.remove(&pair) {
+                s.penta.counts[Summary::pair_score(a + other)] += 1;
+            } else {
+                self.pair_half.insert(pair, a);
+            }
+        }
+        if let Some(sp) = s.sprt {
+            let llr = if s.penta.pairs() > 0 {
+                sp.llr_penta(&s.penta)
+            } else {
+                sp.llr_wdl(&s.wdl)
+            };
+            s.llr = Some(llr);
+            s.decision = Some(sp.decide(llr));
+        }
+    }
+
+    fn decided(&self) -> bool {
+        self.summary
+            .decision
+            .is_some_and(|d| d != SprtDecision::Continue)
+    }
+}
+
+/// The games of the PGN at `path` (none if there is no such file), checked
+/// against the match: count them into `tally`. Returns the indices of the
+/// games found and the length of the PGN's complete part.
+fn resume_from(
+    cfg: &MatchConfig,
+    path: &Path,
+    tally: &mut Tally,
+) -> Result<(Vec<usize>, usize), MatchError> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(source) => {
+            return Err(MatchError::ReadPgn {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let bad = |reason: String| MatchError::Resume {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let file = pgn::read_pgn(&text);
+    let names = [&cfg.engines[0].name, &cfg.engines[1].name];
+    let mut seen = std::collections::BTreeSet::new();
+    for (k, g) in file.games.iter().enumerate() {
+        let round = g
+            .tag("Round")
+            .and_then(|r| r.parse::<usize>().ok())
+            .filter(|&r| r > 0)
+            .ok_or_else(|| bad(format!("game {} has no Round number", k + 1)))?;
+        let index = round - 1;
+        if !seen.insert(index) {
+            return Err(bad(format!("game {round} is in it twice")));
+        }
+        let (opening, a_red) = game_setup(index, cfg.openings.len());
+        let (red, black) = (g.tag("White").unwrap_or(""), g.tag("Black").unwrap_or(""));
+        let want = if a_red { names } else { [names[1], names[0]] };
+        if [red, black] != [want[0].as_str(), want[1].as_str()] {
+            return Err(bad(format!(
+                "game {round} is {red} vs {black}; this match has {} vs {} in it",
+                want[0], want[1]
+            )));
+        }
+        if g.tag("FEN") != Some(cfg.openings[opening].as_str()) {
+            return Err(bad(format!(
+                "game {round} did not start from opening {} of this match",
+                opening + 1
+            )));
+        }
+        let result = g.tag("Result").unwrap_or(&g.result);
+        let ending = termination_kind(&g.reason, g.tag("Termination").unwrap_or(""));
+        tally.add(index, result, a_red, ending);
+    }
+    if file.complete_len < text.len() && !text[file.complete_len..].trim().is_empty() {
+        eprintln!(
+            "{}: dropping a game that was cut short ({} bytes); it is played again",
+            path.display(),
+            text.len() - file.complete_len
+        );
+    }
+    // Keep what follows the last game if it is only blank lines.
+    let keep = if text[file.complete_len..].trim().is_empty() {
+        text.len()
+    } else {
+        file.complete_len
+    };
+    Ok((seen.into_iter().collect(), keep))
+}
+
+/// Open the PGN: a new file, or the one resumed, cut after its last
+/// complete game and ready for the next one.
+fn open_pgn(path: &Path, resume_len: Option<usize>) -> Result<std::fs::File, MatchError> {
+    let create = |source| MatchError::CreatePgn {
+        path: path.to_path_buf(),
+        source,
+    };
+    let Some(len) = resume_len.filter(|_| path.exists()) else {
+        return std::fs::File::create(path).map_err(create);
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(create)?;
+    f.set_len(len as u64).map_err(MatchError::WritePgn)?;
+    let mut tail = Vec::new();
+    if len > 0 {
+        use std::io::{Read, Seek, SeekFrom};
+        f.seek(SeekFrom::Start(len.saturating_sub(2) as u64))
+            .and_then(|_| f.read_to_end(&mut tail))
+            .map_err(MatchError::WritePgn)?;
+        // A blank line between the games.
+        let gap = match tail.as_slice() {
+            [.., b'\n', b'\n'] => "",
+            [.., b'\n'] => "\n",
+            _ => "\n\n",
+        };
+        f.write_all(gap.as_bytes()).map_err(MatchError::WritePgn)?;
+    }
+    Ok(f)
+}
+
 /// Play the match. Engines that cannot be started at all are an error;
 /// after that, crashes, hangs, illegal moves and time losses lose the game
 /// for the engine at fault, which is restarted, and the match goes on.
+/// Each game is written to the PGN as soon as it ends.
 pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
-    // Fail fast if an engine cannot even start.
-    for spec in &cfg.engines {
-        Engine::start(spec)?.quit();
-    }
     let tcs: [TimeControl; 2] =
         std::array::from_fn(|k| cfg.engines[k].tc.clone().unwrap_or_else(|| cfg.tc.clone()));
+    let started = Instant::now();
+    let mut tally = Tally {
+        summary: Summary {
+            names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+            sprt: cfg.sprt,
+            tc: if tcs[0] == tcs[1] {
+                tcs[0].to_string()
+            } else {
+                format!("{} vs {}", tcs[0], tcs[1])
+            },
+            ..Summary::default()
+        },
+        pair_half: BTreeMap::new(),
+    };
+    let (done, resume_len) = if cfg.resume {
+        let path = cfg.pgn.as_ref().ok_or(MatchError::ResumeWithoutPgn)?;
+        let (done, len) = resume_from(cfg, path, &mut tally)?;
+        (done, Some(len))
+    } else {
+        (Vec::new(), None)
+    };
+    tally.summary.resumed = done.len() as u64;
+    let pending: Vec<usize> = (0..cfg.games)
+        .filter(|i| done.binary_search(i).is_err())
+        .collect();
+    let pending: &[usize] = if tally.decided() { &[] } else { &pending };
+    // Fail fast if an engine cannot even start.
+    if !pending.is_empty() {
+        for spec in &cfg.engines {
+            Engine::start(spec)?.quit();
+        }
+    }
     let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(
-            std::fs::File::create(p).map_err(|source| MatchError::CreatePgn {
-                path: p.clone(),
-                source,
-            })?,
-        ),
+        Some(p) => Some(open_pgn(p, resume_len)?),
         None => None,
     };
     let date = pgn_date();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let started = Instant::now();
-    let mut summary = Summary {
-        names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
-        sprt: cfg.sprt,
-        tc: if tcs[0] == tcs[1] {
-            tcs[0].to_string()
-        } else {
-            format!("{} vs {}", tcs[0], tcs[1])
-        },
-        ..Summary::default()
-    };
+    let total = done.len() + pending.len();
     let (tx, rx) = channel::<Finished>();
     let terminal = std::io::stderr().is_terminal();
     std::thread::scope(|scope| -> Result<(), MatchError> {
@@ -337,13 +541,12 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games {
+                    let Some(&i) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
-                    }
-                    let fen = &cfg.openings[(i / 2) % cfg.openings.len()];
-                    let a_red = i % 2 == 0;
-                    let record = play_one(cfg, &mut pool, tcs, fen, a_red, i + 1);
+                    };
+                    let (opening, a_red) = game_setup(i, cfg.openings.len());
+                    let mut record = play_one(cfg, &mut pool, tcs, opening, a_red, i);
+                    record.opening = Some(opening + 1);
                     if tx
                         .send(Finished {
                             index: i,
@@ -363,58 +566,26 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
             });
         }
         drop(tx);
-        // Results of each pair's first game, waiting for its partner.
-        let mut pair_half: BTreeMap<usize, f64> = BTreeMap::new();
-        let mut done = 0;
+        let mut count = done.len();
         for f in rx {
-            done += 1;
+            count += 1;
             let rec = &f.record;
-            // Points of the first engine.
-            let a = match (rec.result, f.a_red) {
-                ("1-0", true) | ("0-1", false) => Some(1.0),
-                ("0-1", true) | ("1-0", false) => Some(0.0),
-                ("1/2-1/2", _) => Some(0.5),
-                _ => None,
-            };
-            match a {
-                Some(1.0) => summary.wdl.wins += 1,
-                Some(0.0) => summary.wdl.losses += 1,
-                Some(_) => summary.wdl.draws += 1,
-                None => {}
-            }
-            let ending = termination_kind(rec);
-            *summary.terminations.entry(ending).or_default() += 1;
-            if let Some(a) = a {
-                let pair = f.index / 2;
-                if let Some(other) = pair_half.remove(&pair) {
-                    summary.penta.counts[Summary::pair_score(a + other)] += 1;
-                } else {
-                    pair_half.insert(pair, a);
-                }
-            }
             if let Some(file) = pgn_file.as_mut() {
+                // One write per game, straight to the file.
                 file.write_all(rec.to_pgn(&date, cfg.chinese_moves).as_bytes())
                     .map_err(MatchError::WritePgn)?;
-                let _ = file.flush();
+                file.flush().map_err(MatchError::WritePgn)?;
             }
-            if let Some(sp) = cfg.sprt {
-                let llr = if summary.penta.pairs() > 0 {
-                    sp.llr_penta(&summary.penta)
-                } else {
-                    sp.llr_wdl(&summary.wdl)
-                };
-                summary.llr = Some(llr);
-                let d = sp.decide(llr);
-                summary.decision = Some(d);
-                if d != SprtDecision::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
+            let ending = termination_kind(&rec.reason, rec.termination);
+            tally.add(f.index, rec.result, f.a_red, ending);
+            if tally.decided() {
+                stop.store(true, Ordering::Relaxed);
             }
             if cfg.progress {
-                let line = summary.progress_line(done, cfg.games);
+                let line = tally.summary.progress_line(count, total);
                 if terminal {
                     eprint!("\r{line}\x1b[K");
-                } else if done % 10 == 0 || done == cfg.games {
+                } else if count % 10 == 0 || count == total {
                     eprintln!("{line}");
                 }
             }
@@ -424,19 +595,27 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         }
         Ok(())
     })?;
+    let mut summary = tally.summary;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }
 
-/// Play one game with this worker's engines, (re)starting them as needed.
+/// Play game `index` with this worker's engines, (re)starting them as
+/// needed; the first engine has Red if `a_red`.
 fn play_one(
     cfg: &MatchConfig,
     pool: &mut [Option<Engine>; 2],
     tcs: &[TimeControl; 2],
-    fen: &str,
+    opening: usize,
     a_red: bool,
-    round: usize,
+    index: usize,
 ) -> GameRecord {
+    let fen = &cfg.openings[opening];
+    let round = index + 1;
+    // Options of each engine (pool index) in this game, and by colour.
+    let options: [Vec<(String, String)>; 2] =
+        std::array::from_fn(|k| cfg.engines[k].options_for_game(index));
+    let (red_k, black_k) = if a_red { (0, 1) } else { (1, 0) };
     // pool[0] is the first engine, pool[1] the second.
     for (k, slot) in pool.iter_mut().enumerate() {
         if slot.is_none() {
@@ -444,35 +623,32 @@ fn play_one(
                 Ok(e) => *slot = Some(e),
                 Err(why) => {
                     // It cannot play: the game is lost for it.
-                    let red_is_k = (k == 0) == a_red;
-                    let (red, black) = if a_red {
-                        (&cfg.engines[0].name, &cfg.engines[1].name)
-                    } else {
-                        (&cfg.engines[1].name, &cfg.engines[0].name)
-                    };
+                    let red_is_k = k == red_k;
                     return GameRecord {
                         round,
-                        red: red.clone(),
-                        black: black.clone(),
+                        opening: None,
+                        red: cfg.engines[red_k].name.clone(),
+                        black: cfg.engines[black_k].name.clone(),
                         fen: fen.to_string(),
                         moves: Vec::new(),
                         result: if red_is_k { "0-1" } else { "1-0" },
                         termination: "abandoned",
                         reason: format!("{} could not start: {why}", cfg.engines[k].name),
                         time_control: tcs[k].to_string(),
+                        options: [String::new(), String::new()],
                     };
                 }
             }
         }
     }
-    let (red_k, black_k) = if a_red { (0, 1) } else { (1, 0) };
     let tc = [tcs[red_k].clone(), tcs[black_k].clone()];
     let [p0, p1] = pool;
     let (Some(e0), Some(e1)) = (p0.as_mut(), p1.as_mut()) else {
         unreachable!("both engines were started above")
     };
     let engines = if a_red { [e0, e1] } else { [e1, e0] };
-    let played = game::play(engines, fen, &tc, &cfg.game, round);
+    let by_colour = [&options[red_k][..], &options[black_k][..]];
+    let played = game::play(engines, fen, &tc, &cfg.game, round, by_colour);
     // Restart engines that crashed or hung.
     for (colour, broken) in played.broken.iter().enumerate() {
         if *broken {
@@ -485,9 +661,10 @@ fn play_one(
     played.record
 }
 
-/// A short name for how a game ended, for the summary.
-fn termination_kind(rec: &GameRecord) -> String {
-    let r = &rec.reason;
+/// A short name for how a game ended, for the summary: from the reason
+/// (the last comment) and the `Termination` tag.
+pub fn termination_kind(reason: &str, termination: &str) -> String {
+    let r = reason;
     for key in [
         "checkmate",
         "stalemate",
@@ -511,7 +688,7 @@ fn termination_kind(rec: &GameRecord) -> String {
             return key.to_string();
         }
     }
-    rec.termination.to_string()
+    termination.to_string()
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use xiangqi_match::{MatchConfig, read_openings};
 #[derive(clap::Args)]
 pub struct MatchArgs {
     /// An engine: name=A,cmd=PATH,proto=uci|ucci[,option.NAME=VALUE...][,arg=ARG]
-    /// [,dir=DIR][,ranks=1-10][,timeunit=ms|s][,tc=TC]. Give it twice.
+    /// [,dir=DIR][,ranks=1-10][,timeunit=ms|s][,tc=TC][,ponder=on]. Give it twice.
+    /// option.NAME=V1|V2|... changes the option between games (the values in
+    /// turn; several such options go through every combination).
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Opening positions, one FEN (or EPD line) per line; each is played twice
@@ -31,9 +33,17 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Write the games here.
+    /// Write the games here, each as soon as it ends.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
+    /// Continue the match in the --pgn file: its games are counted, not
+    /// played again, and the missing ones are played (same openings, same
+    /// colours). Starts the match if the file does not exist.
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
+    /// Both engines ponder (as ponder=on in their specs).
+    #[arg(long)]
+    pub ponder: bool,
     /// Moves in the PGN in Chinese notation (炮二平五) instead of ICCS (h2e2).
     #[arg(long)]
     pub chinese: bool,
@@ -68,7 +78,12 @@ fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
     let [e0, e1] = a.engines.as_slice() else {
         return Err(format!("give exactly two --engine options, not {}", a.engines.len()).into());
     };
-    let engines = [EngineSpec::parse(e0)?, EngineSpec::parse(e1)?];
+    let mut engines = [EngineSpec::parse(e0)?, EngineSpec::parse(e1)?];
+    if a.ponder {
+        for e in &mut engines {
+            e.ponder = true;
+        }
+    }
     let mut cfg = MatchConfig::new(engines, TimeControl::parse(&a.tc)?);
     if let Some(p) = &a.openings {
         cfg.openings = read_openings(p)?;
@@ -84,6 +99,7 @@ fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
     cfg.games = a.games;
     cfg.concurrency = a.concurrency.clamp(1, 256);
     cfg.pgn = a.pgn.clone();
+    cfg.resume = a.resume;
     cfg.chinese_moves = a.chinese;
     cfg.game = GameConfig {
         tolerance: Duration::from_millis(a.tolerance_ms),
