@@ -1,5 +1,5 @@
 use clap::{Parser, Subcommand};
-use jiangjun::tools::{bench, book, datagen, judge, match_cli, perft, solve, tune};
+use jiangjun::tools::{bench, book, datagen, judge, match_cli, perft, solve, train, tune};
 use std::process::ExitCode;
 
 /// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
@@ -34,6 +34,8 @@ enum Command {
     /// Self-play at a fixed node count, writing NNUE training positions
     /// (JJDATA) to a file.
     Datagen(datagen::DatagenArgs),
+    /// Train the NNUE on JJDATA files and write the engine's network file.
+    Train(train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Some(Command::Book(cmd)) => book::run(&cmd),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
         None => {
             jiangjun::protocol::run_stdio();
             ExitCode::SUCCESS
