@@ -1,5 +1,5 @@
 use clap::{Parser, Subcommand};
-use jiangjun::tools::{bench, book, judge, match_cli, perft, solve, tune};
+use jiangjun::tools::{bench, book, datagen, judge, match_cli, perft, solve, train, tune};
 use std::process::ExitCode;
 
 /// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
@@ -31,6 +31,11 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth: prints the node count
     /// (the search's signature) and the speed.
     Bench(bench::BenchArgs),
+    /// Self-play at a fixed node count, writing NNUE training positions
+    /// (JJDATA) to a file.
+    Datagen(datagen::DatagenArgs),
+    /// Train the NNUE on JJDATA files and write the engine's network file.
+    Train(train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +50,8 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => solve::run_suite(&args),
         Some(Command::Book(cmd)) => book::run(&cmd),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Datagen(args)) => datagen::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
         None => {
             jiangjun::protocol::run_stdio();
             ExitCode::SUCCESS

@@ -1,17 +1,20 @@
 //! The subcommands of the `jiangjun` binary and the tools behind them:
 //! perft reports, the rules judge, the match runner's command line, the
 //! test-suite solver, the tuner, the book builder and the game-record
-//! reader they share. Each subcommand is a `clap::Args` struct (or
-//! subcommand enum) and a `run` returning the process's exit code.
+//! reader they share, self-play training data and the NNUE trainer. Each
+//! subcommand is a `clap::Args` struct (or subcommand enum) and a `run`
+//! returning the process's exit code.
 
 pub mod bench;
 pub mod book;
 pub mod book_build;
+pub mod datagen;
 pub mod judge;
 pub mod match_cli;
 pub mod perft;
 pub mod records;
 pub mod solve;
+pub mod train;
 pub mod tune;
 
 use std::process::ExitCode;

@@ -452,6 +452,13 @@ impl DataWriter {
             .map_err(io_error(&self.path))
     }
 
+    /// Push what has been written so far to the file (one `write` call
+    /// when it fits the 64 KiB buffer), so that a process killed later
+    /// loses nothing written before.
+    pub fn flush(&mut self) -> Result<(), DataError> {
+        self.out.flush().map_err(io_error(&self.path))
+    }
+
     /// Records written by this writer.
     pub fn written(&self) -> u64 {
         self.written

@@ -16,9 +16,13 @@
 //! quantised network and report how far the engine's integer evaluation is
 //! from the float one.
 //!
+//! The command is `jiangjun train` (the `jiangjun` binary); its data comes
+//! from `jiangjun datagen` (self-play), or for tests from the `synth` example:
+//!
 //! ```sh
+//! jiangjun datagen --out selfplay.jjdata --positions 1000000 --seed 1
+//! jiangjun train --data selfplay.jjdata --out net.nnue --epochs 10 --threads 2
 //! cargo run --release -p jiangjun-trainer --example synth -- --out synth.jjdata --count 1000000
-//! cargo run --release -p jiangjun-trainer -- --data synth.jjdata --out net.nnue --epochs 10 --threads 2
 //! ```
 
 pub mod checkpoint;
@@ -54,10 +58,7 @@ pub enum TrainError {
 /// `jiangjun train`: train a network on data files and write it in the
 /// engine's format.
 #[derive(clap::Parser, Clone, Debug)]
-#[command(
-    name = "jiangjun-train",
-    about = "Train the Jiangjun NNUE on JJDATA files and write the engine's network file"
-)]
+#[command(about = "Train the Jiangjun NNUE on JJDATA files and write the engine's network file")]
 pub struct Args {
     /// Training data files (JJDATA); several are read as one set.
     #[arg(long, required = true, num_args = 1..)]

@@ -220,7 +220,7 @@ fn the_command_trains_checkpoints_and_writes_a_network() {
     synth::write_file(&data, 1_500, 16).unwrap();
     let out = dir.join("net.nnue");
     let args = Args::try_parse_from([
-        "jiangjun-train",
+        "train",
         "--data",
         data.to_str().unwrap(),
         "--out",
@@ -261,6 +261,6 @@ fn the_command_trains_checkpoints_and_writes_a_network() {
             .to_string()
             .contains("nothing.jjdata")
     );
-    assert!(Args::try_parse_from(["jiangjun-train", "--out", "x"]).is_err());
+    assert!(Args::try_parse_from(["train", "--out", "x"]).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -103,6 +103,27 @@ fn write_and_read_back() {
 }
 
 #[test]
+fn flush_makes_what_was_written_readable_while_writing_goes_on() {
+    let dir = temp_dir("flush");
+    let path = dir.join("a.jjdata");
+    let records = sample_records(3, 30);
+    let mut w = DataWriter::append(&path).unwrap();
+    for r in &records[..10] {
+        w.write(r).unwrap();
+    }
+    w.flush().unwrap();
+    // Another reader sees the header and the ten records.
+    assert_eq!(read_records(&path).unwrap(), records[..10]);
+    for r in &records[10..] {
+        w.write(r).unwrap();
+    }
+    w.flush().unwrap();
+    assert_eq!(read_records(&path).unwrap(), records);
+    w.finish().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn concatenated_files_read_as_one() {
     let dir = temp_dir("cat");
     let (a, b) = (sample_records(3, 40), sample_records(4, 60));

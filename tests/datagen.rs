@@ -1,0 +1,306 @@
+//! Training data: `jiangjun datagen` writes JJDATA files the trainer reads
+//! (round trip, determinism, shards), and `jiangjun train` turns them into
+//! a network the engine loads.
+
+use jiangjun::tools::datagen::{Config, End, Target, Written, generate};
+use jiangjun_engine::nnue::Network;
+use jiangjun_engine::score::SCORE_MATE_IN_MAX;
+use jiangjun_trainer::data::{self, GameResult, RECORD_SIZE};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use xiangqi::Color;
+use xiangqi::rules::Outcome;
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jj-datagen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Short games at a small node budget, from the start position.
+fn small(seed: u64) -> Config {
+    Config {
+        seed,
+        nodes: 300,
+        start_nodes: 200,
+        max_plies: 90,
+        hash_mb: 2,
+        ..Config::default()
+    }
+}
+
+/// Generate into `path`; the written games in order.
+fn gen_games(cfg: &Config, target: Target, threads: usize, path: &Path) -> Vec<Written> {
+    let mut games = Vec::new();
+    let totals = generate(cfg, target, threads, path, |w, _| games.push(*w)).unwrap();
+    assert_eq!(totals.games, games.len() as u64);
+    assert_eq!(
+        totals.positions,
+        games.iter().map(|g| g.positions as u64).sum::<u64>()
+    );
+    games
+}
+
+#[test]
+fn positions_read_back_legal_quiet_and_labelled_by_their_game() {
+    let dir = scratch("roundtrip");
+    let path = dir.join("d.jjdata");
+    let games = gen_games(&small(5), Target::Games(4), 2, &path);
+    assert_eq!(games.len(), 4);
+    assert_eq!(
+        games.iter().map(|g| g.index).collect::<Vec<_>>(),
+        [0, 1, 2, 3]
+    );
+    let len = std::fs::metadata(&path).unwrap().len() as usize;
+    assert_eq!(len % RECORD_SIZE, 0);
+    let records = data::read_records(&path).unwrap();
+    let reported: usize = games.iter().map(|g| g.positions).sum();
+    assert!(reported > 0);
+    assert_eq!(records.len(), reported);
+    assert_eq!(len, RECORD_SIZE * (reported + 1), "one header");
+    let mut at = 0;
+    for g in &games {
+        assert!(g.plies <= 90, "{g:?}");
+        for r in &records[at..at + g.positions] {
+            assert_eq!(r.result, g.result, "game {}", g.index);
+            let board = r
+                .to_board()
+                .unwrap_or_else(|e| panic!("{}: {e}", r.to_fen()));
+            assert_eq!(board.side_to_move(), r.side_to_move);
+            assert!(!board.in_check(), "{}", r.to_fen());
+            assert!((r.score as i32).abs() < SCORE_MATE_IN_MAX, "{}", r.score);
+        }
+        at += g.positions;
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_on_any_thread_count() {
+    let dir = scratch("determinism");
+    let (a, b, c) = (dir.join("a"), dir.join("b"), dir.join("c"));
+    gen_games(&small(9), Target::Games(3), 1, &a);
+    gen_games(&small(9), Target::Games(3), 2, &b);
+    gen_games(&small(10), Target::Games(3), 2, &c);
+    let (a, b, c) = (
+        std::fs::read(a).unwrap(),
+        std::fs::read(b).unwrap(),
+        std::fs::read(c).unwrap(),
+    );
+    assert!(a.len() > RECORD_SIZE);
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_concatenate_and_appends_add_up() {
+    let dir = scratch("shards");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    gen_games(&small(1), Target::Games(2), 2, &a);
+    gen_games(&small(2), Target::Games(2), 2, &b);
+    let (ra, rb) = (
+        data::read_records(&a).unwrap(),
+        data::read_records(&b).unwrap(),
+    );
+    // `cat a b > ab`: the second header sits in the middle.
+    let cat = dir.join("ab");
+    let mut bytes = std::fs::read(&a).unwrap();
+    bytes.extend(std::fs::read(&b).unwrap());
+    std::fs::write(&cat, bytes).unwrap();
+    let both = data::read_records(&cat).unwrap();
+    assert_eq!(both.len(), ra.len() + rb.len());
+    assert_eq!(both[..ra.len()], ra[..]);
+    assert_eq!(both[ra.len()..], rb[..]);
+    // Appending a second run to `a` writes no second header.
+    gen_games(&small(2), Target::Games(2), 1, &a);
+    assert_eq!(data::read_records(&a).unwrap(), both);
+    assert_eq!(
+        std::fs::metadata(&a).unwrap().len() as usize,
+        RECORD_SIZE * (both.len() + 1)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_position_target_stops_after_the_game_that_reaches_it() {
+    let dir = scratch("target");
+    let path = dir.join("d");
+    let games = gen_games(&small(3), Target::Positions(40), 2, &path);
+    let total: usize = games.iter().map(|g| g.positions).sum();
+    assert!(total >= 40);
+    assert!(total - games.last().unwrap().positions < 40);
+    assert_eq!(data::read_records(&path).unwrap().len(), total);
+    // The games are the first ones of the seed's sequence.
+    let again = gen_games(
+        &small(3),
+        Target::Games(games.len() as u64),
+        1,
+        &dir.join("e"),
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(dir.join("e")).unwrap()
+    );
+    assert_eq!(again.len(), games.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn games_end_by_the_rules_or_adjudication() {
+    // Long enough games that some end by mate or adjudication.
+    let dir = scratch("results");
+    let cfg = Config {
+        max_plies: 300,
+        ..small(4)
+    };
+    let games = gen_games(&cfg, Target::Games(4), 2, &dir.join("d"));
+    for g in &games {
+        match g.end {
+            End::PlyCap => {
+                assert_eq!(g.plies, 300);
+                assert_eq!(g.result, GameResult::Draw);
+            }
+            End::Rules(Outcome::Win(Color::Red, _)) => assert_eq!(g.result, GameResult::RedWins),
+            End::Rules(Outcome::Win(Color::Black, _)) => {
+                assert_eq!(g.result, GameResult::BlackWins)
+            }
+            End::Rules(Outcome::Draw(_)) => assert_eq!(g.result, GameResult::Draw),
+            End::Rules(Outcome::Ongoing) => panic!("{g:?}"),
+            End::Adjudicated => assert!(g.plies < 300),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fixed_node_search_on_one_thread_repeats_after_new_game() {
+    let fens = [
+        xiangqi::START_FEN,
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3",
+        "3k5/4a4/9/9/9/9/2R6/9/4A4/4K4 w - - 0 1",
+    ];
+    let limits = || jiangjun_engine::search::Limits {
+        nodes: Some(3000),
+        ..Default::default()
+    };
+    let mut engine = jiangjun_engine::Engine::new(2, 1);
+    let mut first = Vec::new();
+    for fen in fens {
+        let board = xiangqi::Board::from_fen(fen).unwrap();
+        let r = engine.search(&board, limits());
+        first.push((r.best, r.score, r.nodes, r.pv));
+    }
+    for mut e in [engine, jiangjun_engine::Engine::new(2, 1)] {
+        e.new_game();
+        for (fen, want) in fens.iter().zip(&first) {
+            let board = xiangqi::Board::from_fen(fen).unwrap();
+            let r = e.search(&board, limits());
+            assert_eq!(&(r.best, r.score, r.nodes, r.pv), want, "{fen}");
+        }
+    }
+}
+
+fn jiangjun(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(args)
+        .output()
+        .expect("run jiangjun");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn train_is_a_subcommand_with_the_trainers_flags() {
+    let (ok, out, _) = jiangjun(&["train", "--help"]);
+    assert!(ok);
+    assert!(out.contains("Usage: jiangjun train"), "{out}");
+    for flag in [
+        "--data",
+        "--out",
+        "--epochs",
+        "--lambda",
+        "--batch-size",
+        "--resume",
+    ] {
+        assert!(out.contains(flag), "{flag}: {out}");
+    }
+    let (ok, _, err) = jiangjun(&["train", "--out", "x.nnue"]);
+    assert!(!ok);
+    assert!(err.contains("--data"), "{err}");
+}
+
+#[test]
+fn datagen_then_train_gives_a_network_the_engine_loads() {
+    let dir = scratch("cli");
+    let data = dir.join("d.jjdata");
+    let net = dir.join("net.nnue");
+    let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let (ok, _, err) = jiangjun(&[
+        "datagen",
+        "--out",
+        d,
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--start-nodes",
+        "200",
+        "--max-plies",
+        "90",
+        "--threads",
+        "2",
+        "--hash",
+        "2",
+        "--seed",
+        "12",
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("seed 12"), "{err}");
+    let positions = data::read_records(&data).unwrap().len();
+    assert!(
+        err.contains(&format!("wrote {positions} positions from 3 games")),
+        "{err}"
+    );
+    assert!(positions >= 2, "{positions}");
+    let (ok, _, err) = jiangjun(&[
+        "train",
+        "--data",
+        d,
+        "--out",
+        n,
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+        "--batch-size",
+        "64",
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    // Bad options are usage errors.
+    let (ok, _, err) = jiangjun(&["datagen", "--out", d]);
+    assert!(!ok);
+    assert!(
+        err.contains("--games") || err.contains("--positions"),
+        "{err}"
+    );
+    let (ok, _, err) = jiangjun(&[
+        "datagen",
+        "--out",
+        d,
+        "--games",
+        "1",
+        "--openings",
+        dir.join("missing.epd").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("missing.epd"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
