@@ -499,8 +499,8 @@ impl Session {
             banmoves: self.banmoves.clone(),
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
-            // UCI infinite searches answer only when told.
-            wait_for_stop: dialect == Dialect::Uci && infinite,
+            // Infinite searches answer only when told, in both dialects.
+            wait_for_stop: infinite,
         }
     }
 
