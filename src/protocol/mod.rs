@@ -123,6 +123,10 @@ impl Reporter for SearchOutput {
         self.printer.iteration(info);
     }
 
+    fn final_line(&self, info: &IterationInfo) {
+        self.printer.final_line(info);
+    }
+
     fn currmove(&self, depth: i32, mv: Move, number: usize) {
         self.printer.currmove(depth, mv, number);
     }
@@ -514,6 +518,7 @@ impl Session {
             out: self.out.clone(),
             dialect: self.dialect(),
             show_wdl: self.options.show_wdl,
+            multipv: self.options.multipv,
         };
         if let Ok(mut d) = self.draw_offered.lock() {
             *d = params.draw;

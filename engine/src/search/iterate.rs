@@ -87,15 +87,24 @@ impl Worker<'_> {
             Some(&m) => Some(m),
             None => self.ponder_from_tt(best.mv),
         };
+        // A move not searched yet keeps its last score; one stopped before
+        // any score (inside the first iteration) has none to tell.
+        let score = [best.score, best.prev_score]
+            .into_iter()
+            .find(|&s| s != -SCORE_INFINITE)
+            .unwrap_or(0);
         SearchResult {
             best: Some(best.mv),
             ponder,
-            score: if best.score == -SCORE_INFINITE {
-                best.prev_score
+            score,
+            // The iteration the score and line come from: a stopped one
+            // if it had scored the best move already.
+            depth: if self.stopped && best.score != -SCORE_INFINITE {
+                self.root_depth
             } else {
-                best.score
+                self.completed_depth
             },
-            depth: self.completed_depth,
+            seldepth: best.seldepth.max(1),
             nodes: self.nodes,
             pv: best.pv,
         }

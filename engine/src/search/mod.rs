@@ -144,6 +144,13 @@ pub struct IterationInfo<'a> {
 pub trait Reporter: Send + Sync {
     fn iteration(&self, info: &IterationInfo);
     fn currmove(&self, depth: i32, mv: Move, number: usize);
+    /// The line the answer comes from, when the last line reported is not
+    /// already that (the search was stopped inside an iteration, or a
+    /// helper thread's move is played). Printed like an iteration's line
+    /// unless the protocol wants it otherwise.
+    fn final_line(&self, info: &IterationInfo) {
+        self.iteration(info);
+    }
     /// The answer, once per search, as the search ends. The engine holds its
     /// answer lock meanwhile: a `stop` either comes before the answer (and
     /// causes it) or after it (and finds the engine idle).
@@ -163,7 +170,11 @@ pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: Score,
+    /// The iteration that the score and line come from: the last completed
+    /// one, or a stopped one that had already scored the move played.
     pub depth: i32,
+    /// Selective depth of the line played.
+    pub seldepth: usize,
     pub nodes: u64,
     pub pv: Vec<Move>,
 }

@@ -5,10 +5,10 @@
 
 use super::root_moves::{RootMove, root_moves};
 use super::worker::Worker;
-use super::{Limits, Reporter, SearchResult, Shared, Silent, ThreadData, mated_in};
+use super::{IterationInfo, Limits, Reporter, SearchResult, Shared, Silent, ThreadData, mated_in};
 use crate::score::SCORE_MATE_IN_MAX;
 use crate::thread::{Latch, lock};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
@@ -86,13 +86,13 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
             best: None,
             ponder: None,
             score: mated_in(0),
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
+            ..SearchResult::default()
         };
     }
     let mut main = Worker::new(0, job, data, &*job.reporter);
     let result = main.iterate();
+    // Stopped inside an iteration: its last line is not the answer's.
+    let interrupted = main.stopped;
     let mut all = vec![ThreadResult {
         result,
         depth: main.completed_depth,
@@ -101,16 +101,31 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     job.shared.stop.store(true, Ordering::Relaxed);
     job.helpers_left.wait();
     all.extend(job.helper_results.iter().filter_map(|r| lock(r).take()));
-    let mut result = choose(all);
+    let chosen = choose(&all);
+    let mut result = all.swap_remove(chosen).result;
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
+    if interrupted || chosen != 0 {
+        job.reporter.final_line(&IterationInfo {
+            depth: result.depth.max(1),
+            seldepth: result.seldepth,
+            multipv: 1,
+            score: result.score,
+            bound: Bound::Exact,
+            nodes: result.nodes,
+            time_ms: main.time.elapsed().as_millis() as u64,
+            hashfull: job.tt.hashfull(),
+            pv: &result.pv,
+        });
+    }
     result
 }
 
-/// The move played: the main thread's (the first result), unless a helper
-/// beats it. Helpers are taken in order, each against the result chosen so
-/// far, and a helper is chosen only if it completed a deeper iteration AND
-/// has a better score AND that score is not a mate score.
-fn choose(results: Vec<ThreadResult>) -> SearchResult {
+/// The index of the result played: the main thread's (the first result),
+/// unless a helper beats it. Helpers are taken in order, each against the
+/// result chosen so far, and a helper is chosen only if it completed a
+/// deeper iteration AND has a better score AND that score is not a mate
+/// score.
+fn choose(results: &[ThreadResult]) -> usize {
     let mut best = 0;
     for (i, r) in results.iter().enumerate().skip(1) {
         let b = &results[best];
@@ -122,9 +137,5 @@ fn choose(results: Vec<ThreadResult>) -> SearchResult {
             best = i;
         }
     }
-    results
-        .into_iter()
-        .nth(best)
-        .map(|r| r.result)
-        .unwrap_or_default()
+    best
 }
