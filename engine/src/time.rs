@@ -89,23 +89,18 @@ pub fn allocate(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
     })
 }
 
-/// The running search's view of its budget.
+/// The running search's view of its budget. The clock runs from the
+/// `go`, pondering included: time spent pondering on a move that is then
+/// played counts as thought about this move (as in Stockfish and
+/// ElephantEye), so after a long ponder `ponderhit` answers at once.
 struct Timer {
     start: Instant,
     budget: Option<Budget>,
 }
 
 impl Timer {
-    fn new(budget: Option<Budget>) -> Timer {
-        Timer {
-            start: Instant::now(),
-            budget,
-        }
-    }
-
-    /// Restart the clock (on `ponderhit`, when our clock starts running).
-    fn restart(&mut self) {
-        self.start = Instant::now();
+    fn new(budget: Option<Budget>, start: Instant) -> Timer {
+        Timer { start, budget }
     }
 
     fn elapsed(&self) -> Duration {
@@ -138,36 +133,40 @@ pub struct TimeManager {
     stable: u32,
     instability: f64,
     last_score: Score,
+    /// An iteration ended past the time to stop while pondering: the
+    /// search stops as soon as the ponder move is played.
+    stop_on_ponderhit: bool,
 }
 
 impl TimeManager {
-    pub fn new(clock: &Clock, overhead_ms: u64) -> TimeManager {
+    /// The policy of a search whose `go` came at `start`.
+    pub fn new(clock: &Clock, overhead_ms: u64, start: Instant) -> TimeManager {
         TimeManager {
-            timer: Timer::new(allocate(clock, overhead_ms)),
+            timer: Timer::new(allocate(clock, overhead_ms), start),
             last_best: Move::NONE,
             stable: 0,
             instability: 0.0,
             last_score: 0,
+            stop_on_ponderhit: false,
         }
     }
 
+    /// Wall time since the `go`, in every mode (pondering included).
     pub fn elapsed(&self) -> Duration {
         self.timer.elapsed()
     }
 
-    /// Restart the clock (while pondering: it starts on `ponderhit`).
-    pub fn restart(&mut self) {
-        self.timer.restart();
-    }
-
-    /// Past the hard deadline?
+    /// Time to stop: past the hard deadline, or (once the clock is ours)
+    /// an iteration ended while pondering found the time used up. Not
+    /// asked while pondering.
     pub fn out_of_time(&self) -> bool {
-        self.timer.out_of_time()
+        self.stop_on_ponderhit || self.timer.out_of_time()
     }
 
     /// Iteration `depth` is complete with `best` scoring `score`. Returns true
     /// if no new iteration should start. `single_move`: the root has one
-    /// move; `pondering`: the clock is not ours yet (never stop).
+    /// move; `pondering`: the clock is not ours yet: never stop, but if it
+    /// is time to, stop as soon as it is ours (see `out_of_time`).
     pub fn iteration_done(
         &mut self,
         depth: i32,
@@ -176,6 +175,16 @@ impl TimeManager {
         single_move: bool,
         pondering: bool,
     ) -> bool {
+        let stop = self.time_to_stop(depth, best, score, single_move);
+        if pondering {
+            self.stop_on_ponderhit |= stop;
+            return false;
+        }
+        stop
+    }
+
+    /// The policy proper: is it time to stop after this iteration?
+    fn time_to_stop(&mut self, depth: i32, best: Move, score: Score, single_move: bool) -> bool {
         if best == self.last_best {
             self.stable += 1;
         } else {
@@ -186,10 +195,6 @@ impl TimeManager {
             self.last_best = best;
         }
         self.instability *= INSTABILITY_DECAY;
-        if pondering {
-            self.last_score = score;
-            return false;
-        }
         let falling = if depth > 1 {
             (1.0 + (self.last_score - score) as f64 / SCORE_DROP_SCALE)
                 .clamp(FALLING_MIN, FALLING_MAX)
@@ -303,12 +308,13 @@ mod tests {
                 ..Clock::default()
             },
             0,
+            Instant::now(),
         )
     }
 
     #[test]
     fn no_clock_never_stops_iterating() {
-        let mut t = TimeManager::new(&Clock::default(), 10);
+        let mut t = TimeManager::new(&Clock::default(), 10, Instant::now());
         std::thread::sleep(Duration::from_millis(2));
         for depth in 1..20 {
             assert!(!t.iteration_done(depth, Move::NONE, 0, true, false));
@@ -323,6 +329,31 @@ mod tests {
         std::thread::sleep(Duration::from_millis(5));
         assert!(!t.iteration_done(1, Move::NONE, 0, true, true));
         assert!(t.iteration_done(2, Move::NONE, 0, true, false));
+    }
+
+    #[test]
+    fn the_clock_runs_from_go_and_ponderhit_stops_when_time_is_up() {
+        // The `go` came 50 ms ago: that time counts, pondering or not.
+        let go = Instant::now() - Duration::from_millis(50);
+        let clock = Clock {
+            time: Some(60_000),
+            ..Clock::default()
+        };
+        let t = TimeManager::new(&clock, 0, go);
+        assert!(t.elapsed() >= Duration::from_millis(50));
+        assert!(!t.out_of_time());
+        // One minute: optimum about 1.6 s, maximum about 6.6 s. Two seconds
+        // after the `go`, no new iteration should start, but the deadline
+        // is still far.
+        let go = Instant::now() - Duration::from_millis(2000);
+        let mut t = TimeManager::new(&clock, 0, go);
+        assert!(!t.out_of_time());
+        // Pondering goes on, but the search stops on `ponderhit`.
+        assert!(!t.iteration_done(1, Move::NONE, 0, false, true));
+        assert!(t.out_of_time());
+        // Not pondering, it stops at once.
+        let mut t = TimeManager::new(&clock, 0, go);
+        assert!(t.iteration_done(1, Move::NONE, 0, false, false));
     }
 
     #[test]

@@ -42,8 +42,9 @@ pub struct Limits {
     pub clock: Clock,
     /// No limit: search until stopped, or to the maximum depth.
     pub infinite: bool,
-    /// Pondering: no clock until `ponderhit`, and no answer before
-    /// `ponderhit` or `stop`, however soon the search ends.
+    /// Pondering: the clock (which runs from the `go`) applies only from
+    /// `ponderhit` on, and no answer comes before `ponderhit` or `stop`,
+    /// however soon the search ends.
     pub ponder: bool,
     /// Stop when a mate in this many moves is found.
     pub mate: Option<u32>,
@@ -66,7 +67,7 @@ pub(crate) struct Shared {
     /// The search threads stop: set by `stop`, by a limit, and by the main
     /// thread as it ends (to stop the helpers).
     pub stop: AtomicBool,
-    /// True while pondering; `ponderhit` clears it and the clock starts.
+    /// True while pondering; `ponderhit` clears it and the clock applies.
     pub pondering: AtomicBool,
     /// Nodes of all threads, flushed in batches.
     pub nodes: AtomicU64,

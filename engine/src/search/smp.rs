@@ -11,6 +11,7 @@ use crate::thread::{Latch, lock};
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use xiangqi::board::Board;
 
 /// One search, shared by the threads that run it.
@@ -21,6 +22,9 @@ pub(crate) struct SearchJob {
     pub tt: Arc<TranspositionTable>,
     pub shared: Arc<Shared>,
     pub reporter: Arc<dyn Reporter>,
+    /// When the search was asked for: its clock, and the times it reports,
+    /// run from here.
+    pub start: Instant,
     /// What each helper found (helper `id` at `id - 1`).
     helper_results: Vec<Mutex<Option<ThreadResult>>>,
     /// Helpers still searching; each counts down once it has let go of the job.
@@ -45,6 +49,7 @@ impl SearchJob {
         reporter: Arc<dyn Reporter>,
         threads: usize,
     ) -> SearchJob {
+        let start = Instant::now();
         tt.new_search();
         let root_moves = root_moves(board, &limits);
         let helpers = if root_moves.is_empty() {
@@ -59,6 +64,7 @@ impl SearchJob {
             tt,
             shared,
             reporter,
+            start,
             helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
             helpers_left: Arc::new(Latch::new(helpers)),
         }
