@@ -8,7 +8,7 @@
 //! The whole policy lives here: the search only reports each completed
 //! iteration to its [`TimeManager`] and asks whether to go on.
 
-use crate::score::Score;
+use crate::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 use std::time::{Duration, Instant};
 use xiangqi::types::Move;
 
@@ -32,6 +32,28 @@ pub const INSTABILITY_DECAY: f64 = 0.6;
 pub const SCORE_DROP_SCALE: f64 = 150.0;
 pub const FALLING_MIN: f64 = 0.8;
 pub const FALLING_MAX: f64 = 1.6;
+
+/// A mate this many plies away (or closer) for the side to move ends a
+/// timed search at once: no better line can exist (a mate in one or two
+/// moves, as Stockfish and Pikafish stop for). Being mated this close too.
+pub const MATE_FINAL_PLIES: Score = 3;
+pub const MATED_FINAL_PLIES: Score = 2;
+/// Other mates end it once the completed depth is this many times the
+/// plies to mate: a deeper search would hardly find a shorter one.
+pub const MATE_DEPTH_FACTOR: i32 = 2;
+
+/// Is a line scoring `score` after an iteration of `depth` a proven mate
+/// (either way) that deeper searches would not change?
+pub fn mate_is_settled(depth: i32, score: Score) -> bool {
+    let (plies, last) = if score >= SCORE_MATE_IN_MAX {
+        (SCORE_MATE - score, MATE_FINAL_PLIES)
+    } else if score <= -SCORE_MATE_IN_MAX {
+        (SCORE_MATE + score, MATED_FINAL_PLIES)
+    } else {
+        return false;
+    };
+    plies <= last || depth >= MATE_DEPTH_FACTOR * plies
+}
 
 /// The clock part of a `go` command, in milliseconds, for the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -161,6 +183,17 @@ impl TimeManager {
     /// asked while pondering.
     pub fn out_of_time(&self) -> bool {
         self.stop_on_ponderhit || self.timer.out_of_time()
+    }
+
+    /// After iteration `depth`, whose lines (best first; several with
+    /// MultiPV) score `lines`: does a proven mate end the iterations? Only
+    /// those of a timed search (a clock or a move time) or an `infinite`
+    /// one (which then waits for `stop`, printing nothing more): a search
+    /// to a given depth or node count runs to its limit.
+    pub fn mate_found(&self, depth: i32, lines: &[Score], infinite: bool) -> bool {
+        (infinite || self.timer.budget.is_some())
+            && !lines.is_empty()
+            && lines.iter().all(|&s| mate_is_settled(depth, s))
     }
 
     /// Iteration `depth` is complete with `best` scoring `score`. Returns true
@@ -320,6 +353,37 @@ mod tests {
             assert!(!t.iteration_done(depth, Move::NONE, 0, true, false));
         }
         assert!(!t.out_of_time());
+    }
+
+    #[test]
+    fn proven_mates_end_timed_searches() {
+        use crate::search::{mate_in, mated_in};
+        // Mate in one or two moves, or mated at once: final at any depth.
+        assert!(mate_is_settled(1, mate_in(1)));
+        assert!(mate_is_settled(3, mate_in(3)));
+        assert!(mate_is_settled(2, mated_in(2)));
+        // Longer mates once the depth is twice their plies.
+        assert!(!mate_is_settled(8, mate_in(5)));
+        assert!(mate_is_settled(10, mate_in(5)));
+        assert!(!mate_is_settled(7, mated_in(4)));
+        assert!(mate_is_settled(8, mated_in(4)));
+        assert!(!mate_is_settled(60, 500));
+        // Only timed searches stop, and only when every line is settled.
+        let t = manager(60_000);
+        assert!(t.mate_found(3, &[mate_in(3)], false));
+        assert!(!t.mate_found(3, &[mate_in(3), 40], false));
+        assert!(!t.mate_found(3, &[], false));
+        let movetime = Clock {
+            movetime: Some(5000),
+            ..Clock::default()
+        };
+        let t = TimeManager::new(&movetime, 0, Instant::now());
+        assert!(t.mate_found(3, &[mate_in(3)], false));
+        // No clock: a depth or node limit runs to the limit, an infinite
+        // search stops deepening.
+        let untimed = TimeManager::new(&Clock::default(), 0, Instant::now());
+        assert!(!untimed.mate_found(100, &[mate_in(1)], false));
+        assert!(untimed.mate_found(1, &[mate_in(1)], true));
     }
 
     #[test]

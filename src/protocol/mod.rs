@@ -529,7 +529,8 @@ impl Session {
         // UCCI `go depth 0`: a static score only, no move.
         if self.dialect() == Dialect::Ucci && limits.depth == Some(0) {
             let score = jiangjun_engine::eval::evaluate(&Position::new(self.board.clone()));
-            self.out.line(&format!("info depth 0 score {score}"));
+            self.out
+                .line(&format!("info depth 0 score {}", output::ucci_score(score)));
             self.out.line("nobestmove");
             return;
         }
@@ -677,11 +678,12 @@ impl Session {
             if e.mv.is_some() && b.is_legal_move(e.mv) {
                 s.push_str(&format!(" bestmove {}", e.mv));
             }
+            let score = output::ucci_score(e.score);
             if matches!(e.bound, Bound::Lower | Bound::Exact) {
-                s.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth.max(0)));
+                s.push_str(&format!(" lowerbound {score} depth {}", e.depth.max(0)));
             }
             if matches!(e.bound, Bound::Upper | Bound::Exact) {
-                s.push_str(&format!(" upperbound {} depth {}", e.score, e.depth.max(0)));
+                s.push_str(&format!(" upperbound {score} depth {}", e.depth.max(0)));
             }
         }
         self.out.line(&s);

@@ -76,6 +76,26 @@ pub fn mate_moves(score: Score) -> Option<i32> {
     }
 }
 
+/// ElephantEye's mate score: a mate `n` plies away is `10000 - n` in UCCI
+/// (`n - 10000` when mated).
+pub const UCCI_MATE: i32 = 10000;
+/// ElephantEye's `WIN_VALUE`: UCCI scores beyond ±9800 mean a won (lost)
+/// game, so other scores are kept inside.
+pub const UCCI_WIN: i32 = 9800;
+
+/// A score as UCCI prints it, in ElephantEye's convention: a mate `n` plies
+/// away is `10000 - n` (`n - 10000` when mated); other scores are capped
+/// below ±9800 so that they never read as mates.
+pub fn ucci_score(score: Score) -> i32 {
+    if score >= SCORE_MATE_IN_MAX {
+        UCCI_MATE - (SCORE_MATE - score)
+    } else if score <= -SCORE_MATE_IN_MAX {
+        -(UCCI_MATE - (SCORE_MATE + score))
+    } else {
+        score.clamp(-(UCCI_WIN - 1), UCCI_WIN - 1)
+    }
+}
+
 /// Win/draw/loss per mille for a score, from a logistic model.
 pub fn wdl(score: Score) -> (u32, u32, u32) {
     if let Some(m) = mate_moves(score) {
@@ -106,7 +126,7 @@ impl Printer {
         self.out.line(&format!(
             "info depth {} score {}{multipv}{extra} pv {}",
             info.depth,
-            info.score,
+            ucci_score(info.score),
             pv_text(info.pv)
         ));
     }
@@ -260,6 +280,16 @@ mod tests {
         );
         let uci = printed(Dialect::Uci, 1, |p| p.final_line(&info(1)));
         assert!(uci.starts_with("info depth 3 seldepth 5 multipv 1 score cp 25 nodes 1000 "));
+    }
+
+    #[test]
+    fn ucci_scores_follow_elephanteye() {
+        assert_eq!(ucci_score(SCORE_MATE - 3), 9997);
+        assert_eq!(ucci_score(-SCORE_MATE + 2), -9998);
+        assert_eq!(ucci_score(-SCORE_MATE), -10000);
+        assert_eq!(ucci_score(150), 150);
+        assert_eq!(ucci_score(-12000), -9799);
+        assert_eq!(ucci_score(SCORE_MATE_IN_MAX - 1), 9799);
     }
 
     #[test]

@@ -72,6 +72,16 @@ impl Worker<'_> {
             {
                 break;
             }
+            // A proven mate ends a timed search, and the deepening of an
+            // infinite one (whose answer still waits for `stop`, as a
+            // pondering one's waits for `ponderhit`).
+            let lines: Vec<Score> = self.root_moves[..multipv]
+                .iter()
+                .map(|rm| rm.score)
+                .collect();
+            if self.time.mate_found(depth, &lines, self.limits.infinite) {
+                break;
+            }
             let single_move = self.root_moves.len() == 1;
             let pondering = self.pondering();
             if self
