@@ -173,10 +173,12 @@ fn negative_or_non_numeric_go_limits_are_errors() {
 fn bad_banmoves_are_reported_and_good_ones_kept() {
     let mut e = engine("ucci");
     e.send("position startpos");
-    e.send("banmoves h2e2 zz99 h2h9 b2e2");
+    // h2h8 is illegal (the cannon at h7 blocks it); h2h9, a capture over
+    // that cannon, would be legal.
+    e.send("banmoves h2e2 zz99 h2h8 b2e2");
     let lines = e.sync();
     let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
-    assert_eq!(errors.len(), 2, "zz99 and the illegal h2h9: {lines:#?}");
+    assert_eq!(errors.len(), 2, "zz99 and the illegal h2h8: {lines:#?}");
     // The two legal bans stay: with every other first move banned but these
     // two, the engine must not play them.
     e.send("go depth 3");
@@ -216,6 +218,35 @@ fn clock_only_for_the_other_side_answers_promptly() {
         "{lines:#?}"
     );
     assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &[]));
+}
+
+#[test]
+fn bench_and_perft_depths_are_checked() {
+    for dialect in ["uci", "ucci"] {
+        let mut e = engine(dialect);
+        for bad in [
+            "bench 0",
+            "bench 21",
+            "bench -3",
+            "bench x",
+            "go perft 0",
+            "go perft 21",
+        ] {
+            e.send(bad);
+            let lines = e.sync();
+            assert!(
+                lines.len() == 1 && lines[0].starts_with("info string error: "),
+                "{dialect} '{bad}': {lines:#?}"
+            );
+        }
+        // The command line's range: 1 to MAX_DEPTH.
+        e.send("bench 1");
+        let lines = e.until_prefix("Nodes/second");
+        assert!(
+            lines.iter().any(|l| l.starts_with("Nodes searched")),
+            "{lines:#?}"
+        );
+    }
 }
 
 // ----- 5. a bare carriage return ends a line -----

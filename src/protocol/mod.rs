@@ -33,6 +33,9 @@ use xiangqi::types::{Color, Move};
 /// Longest accepted line; the rest of a longer line is discarded.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// Deepest `go perft` (deeper ones run for days).
+pub const MAX_PERFT_DEPTH: i64 = 20;
+
 pub const ENGINE_NAME: &str = "Jiangjun";
 pub const ENGINE_AUTHOR: &str = "the Jiangjun developers";
 
@@ -284,7 +287,12 @@ impl Session {
                 for w in &warnings {
                     self.out.error(w);
                 }
-                self.go(*params, !warnings.is_empty());
+                if params.invalid {
+                    // No search, so no answer: nothing is guessed.
+                    self.out.error("go ignored: nothing searched");
+                } else {
+                    self.go(*params, !warnings.is_empty());
+                }
             }
             Command::Stop => {
                 // False if the search had already answered.
@@ -451,11 +459,22 @@ impl Session {
         };
         let ms = |x: f64| (x * unit).clamp(0.0, 1e15) as u64;
         let red = self.board.side_to_move() == Color::Red;
-        let (time, inc) = match (p.time, red) {
+        let (mut time, inc) = match (p.time, red) {
             (Some(t), _) => (Some(t), p.increment),
             (None, true) => (p.wtime, p.winc),
             (None, false) => (p.btime, p.binc),
         };
+        let other_time = if red { p.btime } else { p.wtime }.or(p.opptime);
+        if time.is_none() && other_time.is_some() && p.movetime.is_none() {
+            // A clock for the other side only: ours is taken as empty (the
+            // increment is still ours), as Stockfish does, rather than as
+            // no clock at all, which would search until stopped.
+            let side = if red { "red" } else { "black" };
+            self.out.info_string(&format!(
+                "go: no time given for {side}, the side to move; searching with 0 ms plus increment"
+            ));
+            time = Some(0.0);
+        }
         let mut clock = Clock {
             time: time.map(ms),
             inc: inc.map_or(0, ms),
@@ -619,14 +638,13 @@ impl Session {
 
     /// `go perft N` runs on the engine's main thread so that `stop` and `quit` can end it.
     fn perft(&mut self, depth: i64) {
-        let depth = if !(1..=20).contains(&depth) {
+        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
             self.out.error(&format!(
-                "go perft: depth {depth} out of range 1..20; using 1"
+                "go perft: depth must be from 1 to {MAX_PERFT_DEPTH}, got {depth}; nothing counted"
             ));
-            1
-        } else {
-            depth as u32
-        };
+            return;
+        }
+        let depth = depth as u32;
         let out = self.out.clone();
         let events = self.events.clone();
         self.search_id += 1;
@@ -702,12 +720,17 @@ impl Session {
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 
+    /// `bench [depth]`: the depths the command line accepts.
     fn bench(&mut self, args: &[String]) {
-        let depth = match args.first().map(|a| a.parse::<i32>()) {
+        let depth = match args.first().map(|a| (a, a.parse::<i32>())) {
             None => bench::DEFAULT_DEPTH,
-            Some(Ok(d)) if (1..=30).contains(&d) => d,
-            Some(_) => {
-                self.out.error("bench: depth must be a number from 1 to 30");
+            Some((_, Ok(d))) if (1..=bench::MAX_DEPTH).contains(&d) => d,
+            Some((text, _)) => {
+                self.out.error(&format!(
+                    "bench: depth must be a whole number from 1 to {}, got '{}'; nothing searched",
+                    bench::MAX_DEPTH,
+                    excerpt(text)
+                ));
                 return;
             }
         };
