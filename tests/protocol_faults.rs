@@ -351,3 +351,28 @@ fn piped_depth_search_and_isready_run_to_the_end() {
         assert!(e.wait_exit());
     }
 }
+
+#[test]
+fn quit_stops_a_search_at_once_and_end_of_input_an_infinite_one() {
+    for dialect in ["uci", "ucci"] {
+        // An explicit `quit` does not wait for a long search.
+        let mut e = engine(dialect);
+        e.send("position startpos");
+        e.send("go depth 60");
+        std::thread::sleep(Duration::from_millis(200));
+        let start = Instant::now();
+        e.send("quit");
+        assert!(e.wait_exit());
+        assert!(start.elapsed() < Duration::from_secs(3), "{dialect}");
+
+        // The end of input stops an infinite search: it answers, then quits.
+        let mut e = engine(dialect);
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        e.close_stdin();
+        let lines = e.read_until(is_answer);
+        assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &[]));
+        assert!(e.wait_exit());
+    }
+}

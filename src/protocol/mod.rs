@@ -7,7 +7,9 @@
 //! in order; while a search runs, `stop`, `ponderhit`, `isready`, `quit` and
 //! the read-only debug commands act at once, and other commands wait until
 //! the search ends (an infinite or ponder search is stopped first, since it
-//! would never end), followed by everything that arrives after them.
+//! would never end), followed by everything that arrives after them. A
+//! perft is waited for by `quit` too (only `stop` ends it), and the end of
+//! input quits once everything before it is done, as a waiting command.
 
 pub mod command;
 pub mod options;
@@ -112,6 +114,9 @@ pub fn read_lines(input: impl Read, tx: Sender<Event>) {
 enum Queued {
     Line(String),
     Overlong(usize),
+    /// The end of input: quit once the running search has ended by itself
+    /// (an infinite or pondering one is stopped).
+    End,
 }
 
 /// The search (or perft) the engine runs for the GUI, until it is finished
@@ -121,6 +126,8 @@ struct Active {
     id: u64,
     /// Infinite or ponder: it only ends when told.
     open_ended: bool,
+    /// A perft: it runs to completion before `quit` (only `stop` ends it).
+    perft: bool,
 }
 
 /// Search output: the lines in the GUI's dialect, then the answer (with the
@@ -240,8 +247,8 @@ impl Session {
                         self.finish_search();
                     }
                 }
-                // End of input is `quit`, in its turn.
-                Event::Eof => queue.push_back(Queued::Line("quit".into())),
+                // End of input is `quit`, in its turn, once the search ends.
+                Event::Eof => queue.push_back(Queued::End),
             }
         }
     }
@@ -249,7 +256,9 @@ impl Session {
     /// Handle queued lines in order for as long as possible. While a search
     /// runs, lines that act on it are handled; the first other line waits
     /// (an open-ended search is stopped for it), and so does everything
-    /// behind it. Batch mode reads nothing while thinking.
+    /// behind it. Batch mode reads nothing while thinking. The end of input
+    /// waits like such a line, then quits; `quit` acts at once, except on a
+    /// perft, which it waits for.
     fn drain(&mut self, queue: &mut VecDeque<Queued>) -> Flow {
         while let Some(item) = queue.front() {
             // A search that has answered is over for the GUI, even if its
@@ -257,6 +266,7 @@ impl Session {
             if self.active.is_some() && !self.engine.is_searching() {
                 self.finish_search();
             }
+            let open_ended = self.active.as_ref().is_some_and(|a| a.open_ended);
             let line = match item {
                 Queued::Overlong(n) => {
                     self.out.error(&format!(
@@ -265,13 +275,29 @@ impl Session {
                     queue.pop_front();
                     continue;
                 }
+                Queued::End => {
+                    // A search that ends by itself runs to its end.
+                    if self.busy() {
+                        if !open_ended {
+                            return Flow::Continue;
+                        }
+                        self.stop_search();
+                    }
+                    queue.pop_front();
+                    self.quit();
+                    return Flow::Quit;
+                }
                 Queued::Line(l) => l,
             };
             let cmd = command::parse(line, self.dialect());
             if self.busy() {
+                let perft = self.active.as_ref().is_some_and(|a| a.perft);
                 // Batch mode reads nothing while a search that ends by itself runs.
-                if !Self::acts_during_search(&cmd) || self.options.batch {
-                    if self.active.as_ref().is_some_and(|a| a.open_ended) {
+                if !Self::acts_during_search(&cmd)
+                    || self.options.batch
+                    || (perft && cmd == Command::Quit)
+                {
+                    if open_ended {
                         self.stop_search();
                     } else {
                         return Flow::Continue;
@@ -576,6 +602,7 @@ impl Session {
         self.active = Some(Active {
             id: self.search_id,
             open_ended,
+            perft: false,
         });
     }
 
@@ -647,7 +674,9 @@ impl Session {
         true
     }
 
-    /// `go perft N` runs on the engine's main thread so that `stop` and `quit` can end it.
+    /// `go perft N` runs on the engine's main thread, so that `stop` can
+    /// end it; later commands, `quit` included, wait for it (as in
+    /// Pikafish, where the perft runs before the next line is read).
     fn perft(&mut self, depth: i64) {
         if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
             self.out.error(&format!(
@@ -674,6 +703,7 @@ impl Session {
         self.active = Some(Active {
             id,
             open_ended: false,
+            perft: true,
         });
     }
 
