@@ -160,8 +160,18 @@ fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
     bytes
 }
 
-/// Keep searches short and allocations small so that batches finish quickly.
+/// Keep searches short and allocations small so that batches finish
+/// quickly. A bare `\r` ends a line too, so each piece between them is
+/// tamed as the line it is.
 fn tame(bytes: Vec<u8>) -> Vec<u8> {
+    bytes
+        .split(|&b| b == b'\r')
+        .map(|piece| tame_line(piece.to_vec()))
+        .collect::<Vec<_>>()
+        .join(&b'\r')
+}
+
+fn tame_line(bytes: Vec<u8>) -> Vec<u8> {
     let text = String::from_utf8_lossy(&bytes).to_string();
     let first = text
         .split_whitespace()
@@ -269,9 +279,13 @@ fn fuzz(seed: u64, dialect: &str, batches: usize, batch_len: usize) -> usize {
         let mut buf = Vec::new();
         for _ in 0..batch_len {
             let mut line = tame(random_line(&mut rng));
-            // `quit` would end the process; it is tested elsewhere.
-            let lower = String::from_utf8_lossy(&line).trim().to_ascii_lowercase();
-            if lower == "quit" || lower.starts_with("quit ") {
+            // `quit` would end the process; it is tested elsewhere. (A bare
+            // `\r` ends a line, so each piece between them is a line.)
+            let is_quit = |piece: &[u8]| {
+                let lower = String::from_utf8_lossy(piece).trim().to_ascii_lowercase();
+                lower == "quit" || lower.starts_with("quit ")
+            };
+            if line.split(|&b| b == b'\r').any(is_quit) {
                 line = b"isready".to_vec();
             }
             buf.extend_from_slice(&line);

@@ -11,10 +11,8 @@ use crate::search::smp::{self, SearchJob};
 use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
 use crate::thread::{CountDown, ThreadPool, lock};
 use crate::tt::TranspositionTable;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::ThreadId;
-use std::time::Duration;
 use xiangqi::board::Board;
 use xiangqi::perft::divide_until;
 use xiangqi::types::Move;
@@ -150,7 +148,10 @@ impl Engine {
     }
 
     /// Start searching `board` (waiting first for a running job). Lines go
-    /// to `reporter` as the search goes; its `best_move` gets the answer.
+    /// to `reporter` as the search goes; its `best_move` gets the answer,
+    /// exactly once. A pondering search (`limits.ponder`) answers only after
+    /// `ponderhit` or `stop`, one with `limits.wait_for_stop` only after
+    /// `stop`, however soon their search ends.
     pub fn go(&mut self, board: &Board, limits: Limits, reporter: Arc<dyn Reporter>) {
         self.wait();
         let end = self.start(limits.ponder);
@@ -180,16 +181,9 @@ impl Engine {
             0,
             Box::new(move |data| {
                 let result = smp::main_search(&job, data);
-                let shared = &job.shared;
-                // UCI infinite and pondering searches answer only when told.
-                // A search that ran sets `stop` as it ends (to stop the
-                // helpers), so this holds back only the answer of a search
-                // that had no move to search.
-                while (wait_for_stop || shared.pondering.load(Ordering::Relaxed))
-                    && !shared.stop.load(Ordering::Relaxed)
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+                // Infinite and pondering searches answer only when told,
+                // even when their search has ended by itself.
+                job.shared.wait_for_release(wait_for_stop);
                 let reporter = job.reporter.clone();
                 drop(job);
                 end.answer(|| reporter.best_move(&result));
@@ -234,15 +228,15 @@ impl Engine {
     pub fn stop(&self) -> bool {
         let running = lock(&self.status.running);
         if *running {
-            self.shared.stop.store(true, Ordering::Relaxed);
-            self.shared.pondering.store(false, Ordering::Relaxed);
+            self.shared.request_stop();
         }
         *running
     }
 
-    /// The ponder move was played: the clock starts.
+    /// The ponder move was played: the search goes on as a timed one (or
+    /// answers, if it has ended).
     pub fn ponderhit(&self) {
-        self.shared.pondering.store(false, Ordering::Relaxed);
+        self.shared.ponderhit();
     }
 
     /// Is a job running (started and not yet answered)?
@@ -282,7 +276,7 @@ mod tests {
     use super::*;
     use std::sync::mpsc::channel;
     use std::thread::ThreadId;
-    use std::time::Instant;
+    use std::time::{Duration, Instant};
 
     /// Keeps every answer and the thread that gave it.
     #[derive(Default)]
@@ -411,6 +405,46 @@ mod tests {
         assert_ne!(engine.search(&board, depth(6)).nodes, first);
         engine.new_game();
         assert_eq!(engine.search(&board, depth(6)).nodes, first);
+    }
+
+    #[test]
+    fn finished_infinite_and_ponder_searches_wait_to_answer() {
+        let board = Board::startpos();
+        let mut engine = Engine::new(4, 2);
+        // An infinite search that reaches its depth at once waits for `stop`.
+        let record = Arc::new(Record::default());
+        let limits = Limits {
+            infinite: true,
+            wait_for_stop: true,
+            ..depth(2)
+        };
+        engine.go(&board, limits, record.clone());
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(engine.is_searching());
+        assert!(lock(&record.0).is_empty(), "no answer before stop");
+        // `ponderhit` does not release it.
+        engine.ponderhit();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(engine.is_searching());
+        assert!(engine.stop());
+        engine.wait();
+        assert_eq!(lock(&record.0).len(), 1);
+
+        // A pondering search waits for `ponderhit`.
+        let record = Arc::new(Record::default());
+        let limits = Limits {
+            ponder: true,
+            ..depth(2)
+        };
+        engine.go(&board, limits, record.clone());
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(engine.is_searching());
+        assert!(lock(&record.0).is_empty(), "no answer while pondering");
+        engine.ponderhit();
+        engine.wait();
+        assert_eq!(lock(&record.0).len(), 1);
+        assert!(board.is_legal_move(lock(&record.0)[0].0.best.expect("a move")));
+        assert!(!engine.stop(), "nothing left to stop");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! The whole policy lives here: the search only reports each completed
 //! iteration to its [`TimeManager`] and asks whether to go on.
 
-use crate::score::Score;
+use crate::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 use std::time::{Duration, Instant};
 use xiangqi::types::Move;
 
@@ -32,6 +32,28 @@ pub const INSTABILITY_DECAY: f64 = 0.6;
 pub const SCORE_DROP_SCALE: f64 = 150.0;
 pub const FALLING_MIN: f64 = 0.8;
 pub const FALLING_MAX: f64 = 1.6;
+
+/// A mate this many plies away (or closer) for the side to move ends a
+/// timed search at once: no better line can exist (a mate in one or two
+/// moves, as Stockfish and Pikafish stop for). Being mated this close too.
+pub const MATE_FINAL_PLIES: Score = 3;
+pub const MATED_FINAL_PLIES: Score = 2;
+/// Other mates end it once the completed depth is this many times the
+/// plies to mate: a deeper search would hardly find a shorter one.
+pub const MATE_DEPTH_FACTOR: i32 = 2;
+
+/// Is a line scoring `score` after an iteration of `depth` a proven mate
+/// (either way) that deeper searches would not change?
+pub fn mate_is_settled(depth: i32, score: Score) -> bool {
+    let (plies, last) = if score >= SCORE_MATE_IN_MAX {
+        (SCORE_MATE - score, MATE_FINAL_PLIES)
+    } else if score <= -SCORE_MATE_IN_MAX {
+        (SCORE_MATE + score, MATED_FINAL_PLIES)
+    } else {
+        return false;
+    };
+    plies <= last || depth >= MATE_DEPTH_FACTOR * plies
+}
 
 /// The clock part of a `go` command, in milliseconds, for the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -89,23 +111,18 @@ pub fn allocate(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
     })
 }
 
-/// The running search's view of its budget.
+/// The running search's view of its budget. The clock runs from the
+/// `go`, pondering included: time spent pondering on a move that is then
+/// played counts as thought about this move (as in Stockfish and
+/// ElephantEye), so after a long ponder `ponderhit` answers at once.
 struct Timer {
     start: Instant,
     budget: Option<Budget>,
 }
 
 impl Timer {
-    fn new(budget: Option<Budget>) -> Timer {
-        Timer {
-            start: Instant::now(),
-            budget,
-        }
-    }
-
-    /// Restart the clock (on `ponderhit`, when our clock starts running).
-    fn restart(&mut self) {
-        self.start = Instant::now();
+    fn new(budget: Option<Budget>, start: Instant) -> Timer {
+        Timer { start, budget }
     }
 
     fn elapsed(&self) -> Duration {
@@ -138,36 +155,51 @@ pub struct TimeManager {
     stable: u32,
     instability: f64,
     last_score: Score,
+    /// An iteration ended past the time to stop while pondering: the
+    /// search stops as soon as the ponder move is played.
+    stop_on_ponderhit: bool,
 }
 
 impl TimeManager {
-    pub fn new(clock: &Clock, overhead_ms: u64) -> TimeManager {
+    /// The policy of a search whose `go` came at `start`.
+    pub fn new(clock: &Clock, overhead_ms: u64, start: Instant) -> TimeManager {
         TimeManager {
-            timer: Timer::new(allocate(clock, overhead_ms)),
+            timer: Timer::new(allocate(clock, overhead_ms), start),
             last_best: Move::NONE,
             stable: 0,
             instability: 0.0,
             last_score: 0,
+            stop_on_ponderhit: false,
         }
     }
 
+    /// Wall time since the `go`, in every mode (pondering included).
     pub fn elapsed(&self) -> Duration {
         self.timer.elapsed()
     }
 
-    /// Restart the clock (while pondering: it starts on `ponderhit`).
-    pub fn restart(&mut self) {
-        self.timer.restart();
+    /// Time to stop: past the hard deadline, or (once the clock is ours)
+    /// an iteration ended while pondering found the time used up. Not
+    /// asked while pondering.
+    pub fn out_of_time(&self) -> bool {
+        self.stop_on_ponderhit || self.timer.out_of_time()
     }
 
-    /// Past the hard deadline?
-    pub fn out_of_time(&self) -> bool {
-        self.timer.out_of_time()
+    /// After iteration `depth`, whose lines (best first; several with
+    /// MultiPV) score `lines`: does a proven mate end the iterations? Only
+    /// those of a timed search (a clock or a move time) or an `infinite`
+    /// one (which then waits for `stop`, printing nothing more): a search
+    /// to a given depth or node count runs to its limit.
+    pub fn mate_found(&self, depth: i32, lines: &[Score], infinite: bool) -> bool {
+        (infinite || self.timer.budget.is_some())
+            && !lines.is_empty()
+            && lines.iter().all(|&s| mate_is_settled(depth, s))
     }
 
     /// Iteration `depth` is complete with `best` scoring `score`. Returns true
     /// if no new iteration should start. `single_move`: the root has one
-    /// move; `pondering`: the clock is not ours yet (never stop).
+    /// move; `pondering`: the clock is not ours yet: never stop, but if it
+    /// is time to, stop as soon as it is ours (see `out_of_time`).
     pub fn iteration_done(
         &mut self,
         depth: i32,
@@ -176,6 +208,16 @@ impl TimeManager {
         single_move: bool,
         pondering: bool,
     ) -> bool {
+        let stop = self.time_to_stop(depth, best, score, single_move);
+        if pondering {
+            self.stop_on_ponderhit |= stop;
+            return false;
+        }
+        stop
+    }
+
+    /// The policy proper: is it time to stop after this iteration?
+    fn time_to_stop(&mut self, depth: i32, best: Move, score: Score, single_move: bool) -> bool {
         if best == self.last_best {
             self.stable += 1;
         } else {
@@ -186,10 +228,6 @@ impl TimeManager {
             self.last_best = best;
         }
         self.instability *= INSTABILITY_DECAY;
-        if pondering {
-            self.last_score = score;
-            return false;
-        }
         let falling = if depth > 1 {
             (1.0 + (self.last_score - score) as f64 / SCORE_DROP_SCALE)
                 .clamp(FALLING_MIN, FALLING_MAX)
@@ -303,17 +341,49 @@ mod tests {
                 ..Clock::default()
             },
             0,
+            Instant::now(),
         )
     }
 
     #[test]
     fn no_clock_never_stops_iterating() {
-        let mut t = TimeManager::new(&Clock::default(), 10);
+        let mut t = TimeManager::new(&Clock::default(), 10, Instant::now());
         std::thread::sleep(Duration::from_millis(2));
         for depth in 1..20 {
             assert!(!t.iteration_done(depth, Move::NONE, 0, true, false));
         }
         assert!(!t.out_of_time());
+    }
+
+    #[test]
+    fn proven_mates_end_timed_searches() {
+        use crate::search::{mate_in, mated_in};
+        // Mate in one or two moves, or mated at once: final at any depth.
+        assert!(mate_is_settled(1, mate_in(1)));
+        assert!(mate_is_settled(3, mate_in(3)));
+        assert!(mate_is_settled(2, mated_in(2)));
+        // Longer mates once the depth is twice their plies.
+        assert!(!mate_is_settled(8, mate_in(5)));
+        assert!(mate_is_settled(10, mate_in(5)));
+        assert!(!mate_is_settled(7, mated_in(4)));
+        assert!(mate_is_settled(8, mated_in(4)));
+        assert!(!mate_is_settled(60, 500));
+        // Only timed searches stop, and only when every line is settled.
+        let t = manager(60_000);
+        assert!(t.mate_found(3, &[mate_in(3)], false));
+        assert!(!t.mate_found(3, &[mate_in(3), 40], false));
+        assert!(!t.mate_found(3, &[], false));
+        let movetime = Clock {
+            movetime: Some(5000),
+            ..Clock::default()
+        };
+        let t = TimeManager::new(&movetime, 0, Instant::now());
+        assert!(t.mate_found(3, &[mate_in(3)], false));
+        // No clock: a depth or node limit runs to the limit, an infinite
+        // search stops deepening.
+        let untimed = TimeManager::new(&Clock::default(), 0, Instant::now());
+        assert!(!untimed.mate_found(100, &[mate_in(1)], false));
+        assert!(untimed.mate_found(1, &[mate_in(1)], true));
     }
 
     #[test]
@@ -323,6 +393,31 @@ mod tests {
         std::thread::sleep(Duration::from_millis(5));
         assert!(!t.iteration_done(1, Move::NONE, 0, true, true));
         assert!(t.iteration_done(2, Move::NONE, 0, true, false));
+    }
+
+    #[test]
+    fn the_clock_runs_from_go_and_ponderhit_stops_when_time_is_up() {
+        // The `go` came 50 ms ago: that time counts, pondering or not.
+        let go = Instant::now() - Duration::from_millis(50);
+        let clock = Clock {
+            time: Some(60_000),
+            ..Clock::default()
+        };
+        let t = TimeManager::new(&clock, 0, go);
+        assert!(t.elapsed() >= Duration::from_millis(50));
+        assert!(!t.out_of_time());
+        // One minute: optimum about 1.6 s, maximum about 6.6 s. Two seconds
+        // after the `go`, no new iteration should start, but the deadline
+        // is still far.
+        let go = Instant::now() - Duration::from_millis(2000);
+        let mut t = TimeManager::new(&clock, 0, go);
+        assert!(!t.out_of_time());
+        // Pondering goes on, but the search stops on `ponderhit`.
+        assert!(!t.iteration_done(1, Move::NONE, 0, false, true));
+        assert!(t.out_of_time());
+        // Not pondering, it stops at once.
+        let mut t = TimeManager::new(&clock, 0, go);
+        assert!(t.iteration_done(1, Move::NONE, 0, false, false));
     }
 
     #[test]

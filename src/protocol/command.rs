@@ -39,6 +39,9 @@ pub struct GoParams {
     pub binc: Option<f64>,
     pub searchmoves: Vec<String>,
     pub perft: Option<i64>,
+    /// A limit or clock value was missing, not a number or negative (see
+    /// the warnings): the `go` must not search.
+    pub invalid: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -194,48 +197,105 @@ fn parse_position(rest: &[&str]) -> Result<(PositionBase, Vec<String>), String> 
     Ok((base, moves))
 }
 
-fn number<T: std::str::FromStr>(
-    key: &str,
-    v: Option<&&str>,
-    warnings: &mut Vec<String>,
-) -> Option<T> {
-    match v {
-        None => {
-            warnings.push(format!("go: '{key}' needs a value"));
-            None
-        }
-        Some(t) => match t.parse::<T>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                warnings.push(format!("go: '{key}' needs a number, got '{}'", excerpt(t)));
-                None
-            }
-        },
-    }
+/// Why a `go` keyword's value is unusable.
+enum BadValue {
+    /// None given (the line ends, or the next word is a keyword): the
+    /// keyword is dropped and the rest of the `go` stands.
+    Missing(String),
+    /// Not a number, or out of range: the whole `go` is refused.
+    Wrong(String),
 }
 
-/// A time or increment: a number, possibly fractional or negative (treated as 0 later).
-fn time_value(key: &str, v: Option<&&str>, warnings: &mut Vec<String>) -> Option<f64> {
-    number::<f64>(key, v, warnings).and_then(|x| {
-        if x.is_finite() {
-            Some(x)
+/// The value of a `go` keyword, or why it is unusable.
+fn go_value<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, BadValue> {
+    let Some(t) = v.filter(|t| !is_go_keyword(t)) else {
+        return Err(BadValue::Missing(format!("go: '{key}' needs a value")));
+    };
+    t.parse::<T>().map_err(|_| {
+        BadValue::Wrong(if t.parse::<f64>().is_ok() {
+            format!("go: '{key}' is out of range: '{}'", excerpt(t))
         } else {
-            warnings.push(format!("go: '{key}' is not a finite number"));
-            None
-        }
+            format!("go: '{key}' needs a number, got '{}'", excerpt(t))
+        })
     })
 }
 
-/// Keywords in any order; a keyword whose value is missing or not a number is
-/// dropped with a warning.
+/// Report a bad value: a wrong one makes the `go` invalid.
+fn report<T>(value: Result<T, BadValue>, w: &mut Vec<String>, invalid: &mut bool) -> Option<T> {
+    match value {
+        Ok(v) => Some(v),
+        Err(BadValue::Missing(e)) => {
+            w.push(e);
+            None
+        }
+        Err(BadValue::Wrong(e)) => {
+            w.push(e);
+            *invalid = true;
+            None
+        }
+    }
+}
+
+/// A limit (depth, nodes, mate, perft, moves to go): a whole number, not
+/// negative. A missing value is reported; a wrong one also makes the `go`
+/// invalid.
+fn limit<T: std::str::FromStr>(
+    key: &str,
+    v: Option<&&str>,
+    w: &mut Vec<String>,
+    invalid: &mut bool,
+) -> Option<T> {
+    let value = match v {
+        Some(t) if t.starts_with('-') && t.parse::<f64>().is_ok() => Err(BadValue::Wrong(format!(
+            "go: '{key}' must not be negative, got '{}'",
+            excerpt(t)
+        ))),
+        _ => go_value::<T>(key, v),
+    };
+    report(value, w, invalid)
+}
+
+/// A time or increment: a finite number, possibly fractional. A clock that
+/// is negative (some GUIs send one after a slow move) counts as 0 later; a
+/// negative `movetime` (`nonnegative`) is wrong, as is a non-numeric value.
+fn time_value(
+    key: &str,
+    v: Option<&&str>,
+    nonnegative: bool,
+    w: &mut Vec<String>,
+    invalid: &mut bool,
+) -> Option<f64> {
+    let value = go_value::<f64>(key, v).and_then(|x| {
+        if !x.is_finite() {
+            Err(BadValue::Wrong(format!(
+                "go: '{key}' is not a finite number"
+            )))
+        } else if nonnegative && x < 0.0 {
+            Err(BadValue::Wrong(format!(
+                "go: '{key}' must not be negative, got '{x}'"
+            )))
+        } else {
+            Ok(x)
+        }
+    });
+    report(value, w, invalid)
+}
+
+/// Keywords in any order. A keyword whose value is not a number or is
+/// negative is dropped with a warning and makes the `go` invalid (it must
+/// not search); a keyword without a value, or an unknown one, is only
+/// warned about. `searchmoves` takes the moves up to the next keyword.
 pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
     let mut p = GoParams::default();
     let mut w = Vec::new();
+    let mut bad = false;
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i].to_ascii_lowercase();
         let val = rest.get(i + 1);
         let mut takes_value = true;
+        let w = &mut w;
+        let bad = &mut bad;
         match key.as_str() {
             "ponder" => {
                 p.ponder = true;
@@ -249,25 +309,35 @@ pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
                 p.infinite = true;
                 takes_value = false;
             }
-            "depth" => p.depth = number(&key, val, &mut w),
-            "nodes" => p.nodes = number(&key, val, &mut w),
-            "mate" => p.mate = number(&key, val, &mut w),
-            "perft" => p.perft = number(&key, val, &mut w),
-            "movetime" => p.movetime = time_value(&key, val, &mut w),
-            "time" => p.time = time_value(&key, val, &mut w),
-            "increment" => p.increment = time_value(&key, val, &mut w),
-            "movestogo" => p.movestogo = number(&key, val, &mut w),
-            "opptime" => p.opptime = time_value(&key, val, &mut w),
-            "oppincrement" => p.oppincrement = time_value(&key, val, &mut w),
-            "oppmovestogo" => p.oppmovestogo = number(&key, val, &mut w),
-            "wtime" => p.wtime = time_value(&key, val, &mut w),
-            "btime" => p.btime = time_value(&key, val, &mut w),
-            "winc" => p.winc = time_value(&key, val, &mut w),
-            "binc" => p.binc = time_value(&key, val, &mut w),
+            // UCCI's `depth infinite` (the spec's `depth <n> | infinite`).
+            "depth" if val.is_some_and(|v| v.eq_ignore_ascii_case("infinite")) => {
+                p.infinite = true;
+            }
+            "depth" => p.depth = limit(&key, val, w, bad),
+            "nodes" => p.nodes = limit(&key, val, w, bad),
+            "mate" => p.mate = limit(&key, val, w, bad),
+            "perft" => p.perft = limit(&key, val, w, bad),
+            "movetime" => p.movetime = time_value(&key, val, true, w, bad),
+            "time" => p.time = time_value(&key, val, false, w, bad),
+            "increment" => p.increment = time_value(&key, val, false, w, bad),
+            "movestogo" => p.movestogo = limit(&key, val, w, bad),
+            "opptime" => p.opptime = time_value(&key, val, false, w, bad),
+            "oppincrement" => p.oppincrement = time_value(&key, val, false, w, bad),
+            "oppmovestogo" => p.oppmovestogo = limit(&key, val, w, bad),
+            "wtime" => p.wtime = time_value(&key, val, false, w, bad),
+            "btime" => p.btime = time_value(&key, val, false, w, bad),
+            "winc" => p.winc = time_value(&key, val, false, w, bad),
+            "binc" => p.binc = time_value(&key, val, false, w, bad),
             "searchmoves" => {
-                // The rest of the line is moves.
-                p.searchmoves = rest[i + 1..].iter().map(|s| s.to_string()).collect();
-                break;
+                // Moves up to the next keyword.
+                let moves: Vec<String> = rest[i + 1..]
+                    .iter()
+                    .take_while(|t| !is_go_keyword(t))
+                    .map(|s| s.to_string())
+                    .collect();
+                i += 1 + moves.len();
+                p.searchmoves.extend(moves);
+                continue;
             }
             _ => {
                 w.push(format!(
@@ -291,6 +361,7 @@ pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
             i += 1;
         }
     }
+    p.invalid = bad;
     (p, w)
 }
 
@@ -380,6 +451,54 @@ mod tests {
         assert_eq!(p.nodes, None);
         let (p, _) = go("go depth 99999999999999999999999");
         assert_eq!(p.depth, None);
+    }
+
+    #[test]
+    fn bad_limits_make_the_go_invalid() {
+        for line in [
+            "go depth -3",
+            "go nodes -5",
+            "go depth x",
+            "go movetime -100",
+            "go mate -1",
+            "go perft -2",
+            "go movestogo -4 wtime 1000",
+            "go wtime abc btime 1000",
+            "go time NaN",
+        ] {
+            let (p, w) = go(line);
+            assert!(p.invalid, "{line}");
+            assert!(!w.is_empty(), "{line}");
+        }
+        // Unknown words and missing values are only warned about; negative
+        // clocks are kept (they count as 0).
+        let (p, w) = go("go frobnicate depth 2");
+        assert!(!p.invalid && w.len() == 1);
+        let (p, w) = go("go wtime btime 1000 depth");
+        assert!(!p.invalid && w.len() == 2);
+        assert_eq!((p.wtime, p.btime, p.depth), (None, Some(1000.0), None));
+        let (p, w) = go("go wtime -50 btime 1000");
+        assert!(!p.invalid && w.is_empty());
+        assert_eq!(p.wtime, Some(-50.0));
+        // UCCI's `depth infinite`.
+        let (p, w) = go("go depth infinite");
+        assert!(p.infinite && !p.invalid && w.is_empty());
+    }
+
+    #[test]
+    fn searchmoves_end_at_the_next_keyword() {
+        let (p, w) = go("go searchmoves h9g7 depth 3");
+        assert!(w.is_empty());
+        assert_eq!(
+            (p.searchmoves, p.depth),
+            (vec!["h9g7".to_string()], Some(3))
+        );
+        let (p, _) = go("go depth 2 searchmoves a3a4 i3i4 wtime 100 btime 100");
+        assert_eq!(p.searchmoves, vec!["a3a4", "i3i4"]);
+        assert_eq!(
+            (p.depth, p.wtime, p.btime),
+            (Some(2), Some(100.0), Some(100.0))
+        );
     }
 
     #[test]

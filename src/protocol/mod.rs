@@ -7,7 +7,9 @@
 //! in order; while a search runs, `stop`, `ponderhit`, `isready`, `quit` and
 //! the read-only debug commands act at once, and other commands wait until
 //! the search ends (an infinite or ponder search is stopped first, since it
-//! would never end), followed by everything that arrives after them.
+//! would never end), followed by everything that arrives after them. A
+//! perft is waited for by `quit` too (only `stop` ends it), and the end of
+//! input quits once everything before it is done, as a waiting command.
 
 pub mod command;
 pub mod options;
@@ -33,6 +35,9 @@ use xiangqi::types::{Color, Move};
 /// Longest accepted line; the rest of a longer line is discarded.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// Deepest `go perft` (deeper ones run for days).
+pub const MAX_PERFT_DEPTH: i64 = 20;
+
 pub const ENGINE_NAME: &str = "Jiangjun";
 pub const ENGINE_AUTHOR: &str = "the Jiangjun developers";
 
@@ -45,11 +50,16 @@ pub enum Event {
     Eof,
 }
 
-/// Read lines from `input` and send them as events. Bytes that are not UTF-8
-/// are replaced; lines are trimmed (`\r\n` endings work). Memory stays
+/// Read lines from `input` and send them as events. A line ends with `\n`,
+/// `\r\n` or a bare `\r` (old Mac-style clients, some Windows pipes); a
+/// `\r\n` is one end even when its two bytes come in different reads, and a
+/// line ended by `\r` is sent at once, without waiting for the next byte.
+/// Bytes that are not UTF-8 are replaced; lines are trimmed. Memory stays
 /// bounded: of a line longer than `MAX_LINE` only its length is reported.
 pub fn read_lines(input: impl Read, tx: Sender<Event>) {
     let mut reader = std::io::BufReader::new(input);
+    // The last line ended with `\r`: a `\n` right after it is part of that end.
+    let mut after_cr = false;
     loop {
         let mut buf = Vec::new();
         let mut total = 0usize;
@@ -64,14 +74,20 @@ pub fn read_lines(input: impl Read, tx: Sender<Event>) {
                 eof = true;
                 break;
             }
-            let newline = chunk.iter().position(|&b| b == b'\n');
-            let part = &chunk[..newline.unwrap_or(chunk.len())];
+            let skip = (after_cr && chunk[0] == b'\n') as usize;
+            after_cr = false;
+            let rest = &chunk[skip..];
+            let end = rest.iter().position(|&b| b == b'\n' || b == b'\r');
+            let part = &rest[..end.unwrap_or(rest.len())];
             total += part.len();
             let room = MAX_LINE.saturating_sub(buf.len());
             buf.extend_from_slice(&part[..part.len().min(room)]);
-            let used = part.len() + newline.is_some() as usize;
+            if let Some(i) = end {
+                after_cr = rest[i] == b'\r';
+            }
+            let used = skip + part.len() + end.is_some() as usize;
             reader.consume(used);
-            if newline.is_some() {
+            if end.is_some() {
                 break;
             }
         }
@@ -98,6 +114,9 @@ pub fn read_lines(input: impl Read, tx: Sender<Event>) {
 enum Queued {
     Line(String),
     Overlong(usize),
+    /// The end of input: quit once the running search has ended by itself
+    /// (an infinite or pondering one is stopped).
+    End,
 }
 
 /// The search (or perft) the engine runs for the GUI, until it is finished
@@ -107,6 +126,8 @@ struct Active {
     id: u64,
     /// Infinite or ponder: it only ends when told.
     open_ended: bool,
+    /// A perft: it runs to completion before `quit` (only `stop` ends it).
+    perft: bool,
 }
 
 /// Search output: the lines in the GUI's dialect, then the answer (with the
@@ -121,6 +142,10 @@ struct SearchOutput {
 impl Reporter for SearchOutput {
     fn iteration(&self, info: &IterationInfo) {
         self.printer.iteration(info);
+    }
+
+    fn final_line(&self, info: &IterationInfo) {
+        self.printer.final_line(info);
     }
 
     fn currmove(&self, depth: i32, mv: Move, number: usize) {
@@ -222,8 +247,8 @@ impl Session {
                         self.finish_search();
                     }
                 }
-                // End of input is `quit`, in its turn.
-                Event::Eof => queue.push_back(Queued::Line("quit".into())),
+                // End of input is `quit`, in its turn, once the search ends.
+                Event::Eof => queue.push_back(Queued::End),
             }
         }
     }
@@ -231,7 +256,9 @@ impl Session {
     /// Handle queued lines in order for as long as possible. While a search
     /// runs, lines that act on it are handled; the first other line waits
     /// (an open-ended search is stopped for it), and so does everything
-    /// behind it. Batch mode reads nothing while thinking.
+    /// behind it. Batch mode reads nothing while thinking. The end of input
+    /// waits like such a line, then quits; `quit` acts at once, except on a
+    /// perft, which it waits for.
     fn drain(&mut self, queue: &mut VecDeque<Queued>) -> Flow {
         while let Some(item) = queue.front() {
             // A search that has answered is over for the GUI, even if its
@@ -239,6 +266,7 @@ impl Session {
             if self.active.is_some() && !self.engine.is_searching() {
                 self.finish_search();
             }
+            let open_ended = self.active.as_ref().is_some_and(|a| a.open_ended);
             let line = match item {
                 Queued::Overlong(n) => {
                     self.out.error(&format!(
@@ -247,13 +275,29 @@ impl Session {
                     queue.pop_front();
                     continue;
                 }
+                Queued::End => {
+                    // A search that ends by itself runs to its end.
+                    if self.busy() {
+                        if !open_ended {
+                            return Flow::Continue;
+                        }
+                        self.stop_search();
+                    }
+                    queue.pop_front();
+                    self.quit();
+                    return Flow::Quit;
+                }
                 Queued::Line(l) => l,
             };
             let cmd = command::parse(line, self.dialect());
             if self.busy() {
+                let perft = self.active.as_ref().is_some_and(|a| a.perft);
                 // Batch mode reads nothing while a search that ends by itself runs.
-                if !Self::acts_during_search(&cmd) || self.options.batch {
-                    if self.active.as_ref().is_some_and(|a| a.open_ended) {
+                if !Self::acts_during_search(&cmd)
+                    || self.options.batch
+                    || (perft && cmd == Command::Quit)
+                {
+                    if open_ended {
                         self.stop_search();
                     } else {
                         return Flow::Continue;
@@ -280,7 +324,12 @@ impl Session {
                 for w in &warnings {
                     self.out.error(w);
                 }
-                self.go(*params, !warnings.is_empty());
+                if params.invalid {
+                    // No search, so no answer: nothing is guessed.
+                    self.out.error("go ignored: nothing searched");
+                } else {
+                    self.go(*params, !warnings.is_empty());
+                }
             }
             Command::Stop => {
                 // False if the search had already answered.
@@ -447,11 +496,22 @@ impl Session {
         };
         let ms = |x: f64| (x * unit).clamp(0.0, 1e15) as u64;
         let red = self.board.side_to_move() == Color::Red;
-        let (time, inc) = match (p.time, red) {
+        let (mut time, inc) = match (p.time, red) {
             (Some(t), _) => (Some(t), p.increment),
             (None, true) => (p.wtime, p.winc),
             (None, false) => (p.btime, p.binc),
         };
+        let other_time = if red { p.btime } else { p.wtime }.or(p.opptime);
+        if time.is_none() && other_time.is_some() && p.movetime.is_none() {
+            // A clock for the other side only: ours is taken as empty (the
+            // increment is still ours), as Stockfish does, rather than as
+            // no clock at all, which would search until stopped.
+            let side = if red { "red" } else { "black" };
+            self.out.info_string(&format!(
+                "go: no time given for {side}, the side to move; searching with 0 ms plus increment"
+            ));
+            time = Some(0.0);
+        }
         let mut clock = Clock {
             time: time.map(ms),
             inc: inc.map_or(0, ms),
@@ -499,8 +559,8 @@ impl Session {
             banmoves: self.banmoves.clone(),
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
-            // UCI infinite searches answer only when told.
-            wait_for_stop: dialect == Dialect::Uci && infinite,
+            // Infinite searches answer only when told, in both dialects.
+            wait_for_stop: infinite,
         }
     }
 
@@ -514,6 +574,7 @@ impl Session {
             out: self.out.clone(),
             dialect: self.dialect(),
             show_wdl: self.options.show_wdl,
+            multipv: self.options.multipv,
         };
         if let Ok(mut d) = self.draw_offered.lock() {
             *d = params.draw;
@@ -524,7 +585,8 @@ impl Session {
         // UCCI `go depth 0`: a static score only, no move.
         if self.dialect() == Dialect::Ucci && limits.depth == Some(0) {
             let score = jiangjun_engine::eval::evaluate(&Position::new(self.board.clone()));
-            self.out.line(&format!("info depth 0 score {score}"));
+            self.out
+                .line(&format!("info depth 0 score {}", output::ucci_score(score)));
             self.out.line("nobestmove");
             return;
         }
@@ -540,6 +602,7 @@ impl Session {
         self.active = Some(Active {
             id: self.search_id,
             open_ended,
+            perft: false,
         });
     }
 
@@ -611,16 +674,17 @@ impl Session {
         true
     }
 
-    /// `go perft N` runs on the engine's main thread so that `stop` and `quit` can end it.
+    /// `go perft N` runs on the engine's main thread, so that `stop` can
+    /// end it; later commands, `quit` included, wait for it (as in
+    /// Pikafish, where the perft runs before the next line is read).
     fn perft(&mut self, depth: i64) {
-        let depth = if !(1..=20).contains(&depth) {
+        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
             self.out.error(&format!(
-                "go perft: depth {depth} out of range 1..20; using 1"
+                "go perft: depth must be from 1 to {MAX_PERFT_DEPTH}, got {depth}; nothing counted"
             ));
-            1
-        } else {
-            depth as u32
-        };
+            return;
+        }
+        let depth = depth as u32;
         let out = self.out.clone();
         let events = self.events.clone();
         self.search_id += 1;
@@ -639,6 +703,7 @@ impl Session {
         self.active = Some(Active {
             id,
             open_ended: false,
+            perft: true,
         });
     }
 
@@ -672,11 +737,12 @@ impl Session {
             if e.mv.is_some() && b.is_legal_move(e.mv) {
                 s.push_str(&format!(" bestmove {}", e.mv));
             }
+            let score = output::ucci_score(e.score);
             if matches!(e.bound, Bound::Lower | Bound::Exact) {
-                s.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth.max(0)));
+                s.push_str(&format!(" lowerbound {score} depth {}", e.depth.max(0)));
             }
             if matches!(e.bound, Bound::Upper | Bound::Exact) {
-                s.push_str(&format!(" upperbound {} depth {}", e.score, e.depth.max(0)));
+                s.push_str(&format!(" upperbound {score} depth {}", e.depth.max(0)));
             }
         }
         self.out.line(&s);
@@ -695,12 +761,17 @@ impl Session {
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 
+    /// `bench [depth]`: the depths the command line accepts.
     fn bench(&mut self, args: &[String]) {
-        let depth = match args.first().map(|a| a.parse::<i32>()) {
+        let depth = match args.first().map(|a| (a, a.parse::<i32>())) {
             None => bench::DEFAULT_DEPTH,
-            Some(Ok(d)) if (1..=30).contains(&d) => d,
-            Some(_) => {
-                self.out.error("bench: depth must be a number from 1 to 30");
+            Some((_, Ok(d))) if (1..=bench::MAX_DEPTH).contains(&d) => d,
+            Some((text, _)) => {
+                self.out.error(&format!(
+                    "bench: depth must be a whole number from 1 to {}, got '{}'; nothing searched",
+                    bench::MAX_DEPTH,
+                    excerpt(text)
+                ));
                 return;
             }
         };
@@ -721,5 +792,71 @@ pub fn run_stdio() {
     match Session::new(Arc::new(Output::stdout()), tx) {
         Ok(session) => session.run(rx),
         Err(e) => eprintln!("jiangjun: cannot start the search threads: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Input that arrives in the given pieces, one per read.
+    struct Pieces(VecDeque<Vec<u8>>);
+
+    impl Read for Pieces {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let Some(mut piece) = self.0.pop_front() else {
+                return Ok(0);
+            };
+            let n = piece.len().min(out.len());
+            out[..n].copy_from_slice(&piece[..n]);
+            if n < piece.len() {
+                self.0.push_front(piece.split_off(n));
+            }
+            Ok(n)
+        }
+    }
+
+    fn lines_of(pieces: &[&[u8]]) -> Vec<String> {
+        let (tx, rx) = channel();
+        read_lines(Pieces(pieces.iter().map(|p| p.to_vec()).collect()), tx);
+        rx.into_iter()
+            .map(|e| match e {
+                Event::Line(l) => l,
+                Event::Overlong(n) => format!("<{n} bytes>"),
+                Event::Eof => "<eof>".into(),
+                Event::SearchDone(_) => "<done>".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_line_ending_ends_a_line() {
+        let want = ["uci", "isready", "go", "<eof>"];
+        assert_eq!(lines_of(&[b"uci\nisready\ngo\n"]), want);
+        assert_eq!(lines_of(&[b"uci\r\nisready\r\ngo\r\n"]), want);
+        assert_eq!(lines_of(&[b"uci\risready\rgo\r"]), want);
+        assert_eq!(lines_of(&[b"uci\risready\r\ngo"]), want);
+        // A `\r\n` split over two reads is still one end.
+        assert_eq!(lines_of(&[b"uci\r", b"\nisready\r", b"\n", b"go\r"]), want);
+        // Empty lines stay empty lines (the loop skips them).
+        assert_eq!(
+            lines_of(&[b"uci\r\rgo\n\n"]),
+            ["uci", "", "go", "", "<eof>"]
+        );
+        assert_eq!(lines_of(&[b"uci\r\n\r\n"]), ["uci", "", "<eof>"]);
+    }
+
+    #[test]
+    fn a_line_ended_by_cr_is_sent_before_more_input() {
+        // The reader must not wait for the byte after the `\r`.
+        let (tx, rx) = channel();
+        let (r, mut w) = std::io::pipe().expect("a pipe");
+        let reader = std::thread::spawn(move || read_lines(r, tx));
+        std::io::Write::write_all(&mut w, b"isready\r").unwrap();
+        let first = rx.recv_timeout(std::time::Duration::from_secs(5));
+        assert!(matches!(first, Ok(Event::Line(l)) if l == "isready"));
+        drop(w);
+        assert!(matches!(rx.recv(), Ok(Event::Eof)));
+        reader.join().unwrap();
     }
 }

@@ -72,6 +72,16 @@ impl Worker<'_> {
             {
                 break;
             }
+            // A proven mate ends a timed search, and the deepening of an
+            // infinite one (whose answer still waits for `stop`, as a
+            // pondering one's waits for `ponderhit`).
+            let lines: Vec<Score> = self.root_moves[..multipv]
+                .iter()
+                .map(|rm| rm.score)
+                .collect();
+            if self.time.mate_found(depth, &lines, self.limits.infinite) {
+                break;
+            }
             let single_move = self.root_moves.len() == 1;
             let pondering = self.pondering();
             if self
@@ -87,15 +97,24 @@ impl Worker<'_> {
             Some(&m) => Some(m),
             None => self.ponder_from_tt(best.mv),
         };
+        // A move not searched yet keeps its last score; one stopped before
+        // any score (inside the first iteration) has none to tell.
+        let score = [best.score, best.prev_score]
+            .into_iter()
+            .find(|&s| s != -SCORE_INFINITE)
+            .unwrap_or(0);
         SearchResult {
             best: Some(best.mv),
             ponder,
-            score: if best.score == -SCORE_INFINITE {
-                best.prev_score
+            score,
+            // The iteration the score and line come from: a stopped one
+            // if it had scored the best move already.
+            depth: if self.stopped && best.score != -SCORE_INFINITE {
+                self.root_depth
             } else {
-                best.score
+                self.completed_depth
             },
-            depth: self.completed_depth,
+            seldepth: best.seldepth.max(1),
             nodes: self.nodes,
             pv: best.pv,
         }

@@ -26,10 +26,12 @@ pub(crate) mod smp;
 mod worker;
 
 use crate::score::{SCORE_MATE, Score};
+use crate::thread::lock;
 use crate::time::Clock;
 use crate::tt::Bound;
 use history::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use xiangqi::types::Move;
 
 /// What a `go` asks for, in engine terms.
@@ -38,9 +40,11 @@ pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
     pub clock: Clock,
-    /// Search until stopped.
+    /// No limit: search until stopped, or to the maximum depth.
     pub infinite: bool,
-    /// Pondering: no clock until `ponderhit`.
+    /// Pondering: the clock (which runs from the `go`) applies only from
+    /// `ponderhit` on, and no answer comes before `ponderhit` or `stop`,
+    /// however soon the search ends.
     pub ponder: bool,
     /// Stop when a mate in this many moves is found.
     pub mate: Option<u32>,
@@ -50,20 +54,28 @@ pub struct Limits {
     pub banmoves: Vec<Move>,
     pub multipv: usize,
     pub move_overhead: u64,
-    /// Give the answer only once told to stop (UCI `go infinite`). A search
-    /// that ran sets `stop` itself as it ends, so this holds back only the
-    /// answer of a search that had no move to search (see `Engine::go`).
+    /// Give the answer only once told to stop (`go infinite` in both
+    /// protocols), however soon the search ends: at the maximum depth, in a
+    /// mated or dead-drawn position, or with no move to search. The thread
+    /// that answers is parked meanwhile (see `Shared::wait_for_release`).
     pub wait_for_stop: bool,
 }
 
 /// The flags and counters the search threads share with the controller.
 /// One set serves every search of an engine; `reset` starts a new one.
 pub(crate) struct Shared {
+    /// The search threads stop: set by `stop`, by a limit, and by the main
+    /// thread as it ends (to stop the helpers).
     pub stop: AtomicBool,
-    /// True while pondering; `ponderhit` clears it and the clock starts.
+    /// True while pondering; `ponderhit` clears it and the clock applies.
     pub pondering: AtomicBool,
     /// Nodes of all threads, flushed in batches.
     pub nodes: AtomicU64,
+    /// The controller said `stop` (unlike `stop`, which the search sets
+    /// itself as it ends). Guards the wake-ups of `released`.
+    told_to_stop: Mutex<bool>,
+    /// Signalled on `stop` and `ponderhit`.
+    released: Condvar,
 }
 
 impl Shared {
@@ -72,6 +84,8 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            told_to_stop: Mutex::new(false),
+            released: Condvar::new(),
         }
     }
 
@@ -80,6 +94,35 @@ impl Shared {
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(ponder, Ordering::Relaxed);
         self.nodes.store(0, Ordering::Relaxed);
+        *lock(&self.told_to_stop) = false;
+    }
+
+    /// `stop`: the threads stop, pondering ends, and an answer held back
+    /// by `wait_for_release` is given.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+        *lock(&self.told_to_stop) = true;
+        self.released.notify_all();
+    }
+
+    /// `ponderhit`: pondering ends (the clock applies from now on), and an
+    /// answer held back only because of pondering is given.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+        // Taking the lock orders this with a waiter's check of `pondering`.
+        let _guard = lock(&self.told_to_stop);
+        self.released.notify_all();
+    }
+
+    /// Wait, parked, until the answer of a finished search may be given:
+    /// at once, unless `wait_for_stop` (until `stop`) or pondering (until
+    /// `ponderhit` or `stop`).
+    pub fn wait_for_release(&self, wait_for_stop: bool) {
+        let mut told = lock(&self.told_to_stop);
+        while !*told && (wait_for_stop || self.pondering.load(Ordering::Relaxed)) {
+            told = self.released.wait(told).unwrap_or_else(|p| p.into_inner());
+        }
     }
 }
 
@@ -102,6 +145,13 @@ pub struct IterationInfo<'a> {
 pub trait Reporter: Send + Sync {
     fn iteration(&self, info: &IterationInfo);
     fn currmove(&self, depth: i32, mv: Move, number: usize);
+    /// The line the answer comes from, when the last line reported is not
+    /// already that (the search was stopped inside an iteration, or a
+    /// helper thread's move is played). Printed like an iteration's line
+    /// unless the protocol wants it otherwise.
+    fn final_line(&self, info: &IterationInfo) {
+        self.iteration(info);
+    }
     /// The answer, once per search, as the search ends. The engine holds its
     /// answer lock meanwhile: a `stop` either comes before the answer (and
     /// causes it) or after it (and finds the engine idle).
@@ -121,7 +171,11 @@ pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: Score,
+    /// The iteration that the score and line come from: the last completed
+    /// one, or a stopped one that had already scored the move played.
     pub depth: i32,
+    /// Selective depth of the line played.
+    pub seldepth: usize,
     pub nodes: u64,
     pub pv: Vec<Move>,
 }

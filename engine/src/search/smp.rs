@@ -5,12 +5,13 @@
 
 use super::root_moves::{RootMove, root_moves};
 use super::worker::Worker;
-use super::{Limits, Reporter, SearchResult, Shared, Silent, ThreadData, mated_in};
+use super::{IterationInfo, Limits, Reporter, SearchResult, Shared, Silent, ThreadData, mated_in};
 use crate::score::SCORE_MATE_IN_MAX;
 use crate::thread::{Latch, lock};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use xiangqi::board::Board;
 
 /// One search, shared by the threads that run it.
@@ -21,6 +22,9 @@ pub(crate) struct SearchJob {
     pub tt: Arc<TranspositionTable>,
     pub shared: Arc<Shared>,
     pub reporter: Arc<dyn Reporter>,
+    /// When the search was asked for: its clock, and the times it reports,
+    /// run from here.
+    pub start: Instant,
     /// What each helper found (helper `id` at `id - 1`).
     helper_results: Vec<Mutex<Option<ThreadResult>>>,
     /// Helpers still searching; each counts down once it has let go of the job.
@@ -45,6 +49,7 @@ impl SearchJob {
         reporter: Arc<dyn Reporter>,
         threads: usize,
     ) -> SearchJob {
+        let start = Instant::now();
         tt.new_search();
         let root_moves = root_moves(board, &limits);
         let helpers = if root_moves.is_empty() {
@@ -59,6 +64,7 @@ impl SearchJob {
             tt,
             shared,
             reporter,
+            start,
             helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
             helpers_left: Arc::new(Latch::new(helpers)),
         }
@@ -86,13 +92,13 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
             best: None,
             ponder: None,
             score: mated_in(0),
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
+            ..SearchResult::default()
         };
     }
     let mut main = Worker::new(0, job, data, &*job.reporter);
     let result = main.iterate();
+    // Stopped inside an iteration: its last line is not the answer's.
+    let interrupted = main.stopped;
     let mut all = vec![ThreadResult {
         result,
         depth: main.completed_depth,
@@ -101,16 +107,31 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     job.shared.stop.store(true, Ordering::Relaxed);
     job.helpers_left.wait();
     all.extend(job.helper_results.iter().filter_map(|r| lock(r).take()));
-    let mut result = choose(all);
+    let chosen = choose(&all);
+    let mut result = all.swap_remove(chosen).result;
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
+    if interrupted || chosen != 0 {
+        job.reporter.final_line(&IterationInfo {
+            depth: result.depth.max(1),
+            seldepth: result.seldepth,
+            multipv: 1,
+            score: result.score,
+            bound: Bound::Exact,
+            nodes: result.nodes,
+            time_ms: main.time.elapsed().as_millis() as u64,
+            hashfull: job.tt.hashfull(),
+            pv: &result.pv,
+        });
+    }
     result
 }
 
-/// The move played: the main thread's (the first result), unless a helper
-/// beats it. Helpers are taken in order, each against the result chosen so
-/// far, and a helper is chosen only if it completed a deeper iteration AND
-/// has a better score AND that score is not a mate score.
-fn choose(results: Vec<ThreadResult>) -> SearchResult {
+/// The index of the result played: the main thread's (the first result),
+/// unless a helper beats it. Helpers are taken in order, each against the
+/// result chosen so far, and a helper is chosen only if it completed a
+/// deeper iteration AND has a better score AND that score is not a mate
+/// score.
+fn choose(results: &[ThreadResult]) -> usize {
     let mut best = 0;
     for (i, r) in results.iter().enumerate().skip(1) {
         let b = &results[best];
@@ -122,9 +143,5 @@ fn choose(results: Vec<ThreadResult>) -> SearchResult {
             best = i;
         }
     }
-    results
-        .into_iter()
-        .nth(best)
-        .map(|r| r.result)
-        .unwrap_or_default()
+    best
 }

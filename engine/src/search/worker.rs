@@ -97,7 +97,7 @@ impl<'a> Worker<'a> {
             data,
             limits,
             reporter,
-            time: TimeManager::new(&limits.clock, limits.move_overhead),
+            time: TimeManager::new(&limits.clock, limits.move_overhead, job.start),
             nodes: 0,
             flushed: 0,
             poll_mask,
@@ -213,8 +213,7 @@ impl<'a> Worker<'a> {
             self.stop_all();
         }
         if self.pondering() {
-            // The clock starts when the ponder move is played.
-            self.time.restart();
+            // The clock is ours once the ponder move is played.
             return;
         }
         if self.time.out_of_time() {
