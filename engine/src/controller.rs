@@ -7,9 +7,11 @@
 //! `stop` either comes before the answer (and causes it) or after it (and
 //! finds the engine idle).
 
-use crate::search::smp::{self, SearchJob};
+use crate::search::job::SearchJob;
+use crate::search::smp;
 use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
-use crate::thread::{CountDown, ThreadPool, lock};
+use crate::sync::{CountDown, lock};
+use crate::thread::ThreadPool;
 use crate::tt::TranspositionTable;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::ThreadId;

@@ -6,7 +6,6 @@
 use crate::search::ThreadData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Sender, channel};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{JoinHandle, ThreadId};
 
 /// Stack of every engine thread: the search recurses up to `MAX_PLY` deep.
@@ -129,48 +128,4 @@ fn spawn(i: usize, mut data: ThreadData) -> std::io::Result<EngineThread> {
             data
         })?;
     Ok(EngineThread { tasks, handle })
-}
-
-/// A countdown: `wait` returns once `count_down` was called `n` times.
-pub(crate) struct Latch {
-    left: Mutex<usize>,
-    zero: Condvar,
-}
-
-impl Latch {
-    pub fn new(n: usize) -> Latch {
-        Latch {
-            left: Mutex::new(n),
-            zero: Condvar::new(),
-        }
-    }
-
-    pub fn count_down(&self) {
-        let mut left = lock(&self.left);
-        *left = left.saturating_sub(1);
-        if *left == 0 {
-            self.zero.notify_all();
-        }
-    }
-
-    pub fn wait(&self) {
-        let mut left = lock(&self.left);
-        while *left > 0 {
-            left = self.zero.wait(left).unwrap_or_else(|p| p.into_inner());
-        }
-    }
-}
-
-/// Counts a latch down when dropped: when its task ends, however it ends.
-pub(crate) struct CountDown(pub Arc<Latch>);
-
-impl Drop for CountDown {
-    fn drop(&mut self) {
-        self.0.count_down();
-    }
-}
-
-/// Lock a mutex, recovering the data if a thread panicked while holding it.
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }

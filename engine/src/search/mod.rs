@@ -18,6 +18,7 @@
 mod alphabeta;
 pub mod history;
 mod iterate;
+pub(crate) mod job;
 pub mod movepick;
 mod qsearch;
 mod root_moves;
@@ -26,7 +27,7 @@ pub(crate) mod smp;
 mod worker;
 
 use crate::score::{SCORE_MATE, Score};
-use crate::thread::lock;
+use crate::sync::lock;
 use crate::time::Clock;
 use crate::tt::Bound;
 use history::Histories;

@@ -1,80 +1,16 @@
 //! Lazy SMP: every thread searches the same root and shares the table; the
 //! main thread reports, decides when to stop and answers, the helpers
-//! (which skip some depths, see `iterate`) fill the table. Here: a search as
-//! its threads see it, each thread's part, and which thread's move is played.
+//! (which skip some depths, see `iterate`) fill the table. Here: each
+//! thread's part, and which thread's move is played (the search as the
+//! threads share it is `job`).
 
-use super::root_moves::{RootMove, root_moves};
+use super::job::{SearchJob, ThreadResult};
 use super::worker::Worker;
-use super::{IterationInfo, Limits, Reporter, SearchResult, Shared, Silent, ThreadData, mated_in};
+use super::{IterationInfo, SearchResult, Silent, ThreadData, mated_in};
 use crate::score::SCORE_MATE_IN_MAX;
-use crate::thread::{Latch, lock};
-use crate::tt::{Bound, TranspositionTable};
+use crate::sync::lock;
+use crate::tt::Bound;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
-use xiangqi::board::Board;
-
-/// One search, shared by the threads that run it.
-pub(crate) struct SearchJob {
-    pub board: Board,
-    pub limits: Limits,
-    pub root_moves: Vec<RootMove>,
-    pub tt: Arc<TranspositionTable>,
-    pub shared: Arc<Shared>,
-    pub reporter: Arc<dyn Reporter>,
-    /// When the search was asked for: its clock, and the times it reports,
-    /// run from here.
-    pub start: Instant,
-    /// What each helper found (helper `id` at `id - 1`).
-    helper_results: Vec<Mutex<Option<ThreadResult>>>,
-    /// Helpers still searching; each counts down once it has let go of the job.
-    pub helpers_left: Arc<Latch>,
-}
-
-/// What one thread found.
-struct ThreadResult {
-    result: SearchResult,
-    /// Its deepest completed iteration.
-    depth: i32,
-}
-
-impl SearchJob {
-    /// A search of `board` on `threads` threads (helpers only if there is a
-    /// move to search). The table starts a new search.
-    pub fn new(
-        board: &Board,
-        limits: Limits,
-        tt: Arc<TranspositionTable>,
-        shared: Arc<Shared>,
-        reporter: Arc<dyn Reporter>,
-        threads: usize,
-    ) -> SearchJob {
-        let start = Instant::now();
-        tt.new_search();
-        let root_moves = root_moves(board, &limits);
-        let helpers = if root_moves.is_empty() {
-            0
-        } else {
-            threads.max(1) - 1
-        };
-        SearchJob {
-            board: board.clone(),
-            limits,
-            root_moves,
-            tt,
-            shared,
-            reporter,
-            start,
-            helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
-            helpers_left: Arc::new(Latch::new(helpers)),
-        }
-    }
-
-    /// Helper threads the search uses (ids 1 to this).
-    pub fn helpers(&self) -> usize {
-        self.helper_results.len()
-    }
-}
 
 /// Helper `id`'s part: search until the main thread stops it.
 pub(crate) fn helper_search(job: &SearchJob, id: usize, data: &mut ThreadData) {

@@ -3,8 +3,8 @@
 //! and polling, the PV table, the per-ply frames).
 
 use super::history::{self, Context};
+use super::job::SearchJob;
 use super::root_moves::RootMove;
-use super::smp::SearchJob;
 use super::{IterationInfo, Limits, Reporter, Shared, ThreadData};
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};

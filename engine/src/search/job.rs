@@ -1,0 +1,73 @@
+//! One search as its threads see it: the position, the limits, the root
+//! moves, the shared table and flags, and where the helpers leave what they
+//! found. The threads' parts are in `smp`, one thread's search in `worker`.
+
+use super::root_moves::{RootMove, root_moves};
+use super::{Limits, Reporter, SearchResult, Shared};
+use crate::sync::Latch;
+use crate::tt::TranspositionTable;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use xiangqi::board::Board;
+
+/// One search, shared by the threads that run it.
+pub(crate) struct SearchJob {
+    pub board: Board,
+    pub limits: Limits,
+    pub root_moves: Vec<RootMove>,
+    pub tt: Arc<TranspositionTable>,
+    pub shared: Arc<Shared>,
+    pub reporter: Arc<dyn Reporter>,
+    /// When the search was asked for: its clock, and the times it reports,
+    /// run from here.
+    pub start: Instant,
+    /// What each helper found (helper `id` at `id - 1`).
+    pub(super) helper_results: Vec<Mutex<Option<ThreadResult>>>,
+    /// Helpers still searching; each counts down once it has let go of the job.
+    pub helpers_left: Arc<Latch>,
+}
+
+/// What one thread found.
+pub(crate) struct ThreadResult {
+    pub result: SearchResult,
+    /// Its deepest completed iteration.
+    pub depth: i32,
+}
+
+impl SearchJob {
+    /// A search of `board` on `threads` threads (helpers only if there is a
+    /// move to search). The table starts a new search.
+    pub fn new(
+        board: &Board,
+        limits: Limits,
+        tt: Arc<TranspositionTable>,
+        shared: Arc<Shared>,
+        reporter: Arc<dyn Reporter>,
+        threads: usize,
+    ) -> SearchJob {
+        let start = Instant::now();
+        tt.new_search();
+        let root_moves = root_moves(board, &limits);
+        let helpers = if root_moves.is_empty() {
+            0
+        } else {
+            threads.max(1) - 1
+        };
+        SearchJob {
+            board: board.clone(),
+            limits,
+            root_moves,
+            tt,
+            shared,
+            reporter,
+            start,
+            helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
+            helpers_left: Arc::new(Latch::new(helpers)),
+        }
+    }
+
+    /// Helper threads the search uses (ids 1 to this).
+    pub fn helpers(&self) -> usize {
+        self.helper_results.len()
+    }
+}
