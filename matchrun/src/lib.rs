@@ -43,6 +43,7 @@ pub mod engine;
 pub mod game;
 pub mod kv;
 pub mod pgn;
+pub mod spec;
 pub mod stats;
 pub mod time_control;
 
