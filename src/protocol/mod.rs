@@ -501,6 +501,7 @@ impl Session {
             move_overhead: self.options.move_overhead,
             // UCI infinite searches answer only when told.
             wait_for_stop: dialect == Dialect::Uci && infinite,
+            ..Limits::default()
         }
     }
 

@@ -13,9 +13,12 @@
 //! - `qsearch`: the quiescence search;
 //! - `rules`: repetition and move-limit rulings inside the tree;
 //! - `root_moves`: the root move list;
-//! - `smp`: the main and helper jobs, and which thread's move is played.
+//! - `smp`: the main and helper jobs, and which thread's move is played;
+//! - `handicap`: the evaluation and the move choice of a weakened engine
+//!   (`crate::strength`).
 
 mod alphabeta;
+mod handicap;
 pub mod history;
 mod iterate;
 pub mod movepick;
@@ -26,6 +29,7 @@ pub(crate) mod smp;
 mod worker;
 
 use crate::score::{SCORE_MATE, Score};
+use crate::strength::Strength;
 use crate::time::Clock;
 use crate::tt::Bound;
 use history::Histories;
@@ -54,6 +58,8 @@ pub struct Limits {
     /// that ran sets `stop` itself as it ends, so this holds back only the
     /// answer of a search that had no move to search (see `Engine::go`).
     pub wait_for_stop: bool,
+    /// Playing strength: full by default (`crate::strength`).
+    pub strength: Strength,
 }
 
 /// The flags and counters the search threads share with the controller.

@@ -102,6 +102,10 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     job.helpers_left.wait();
     all.extend(job.helper_results.iter().filter_map(|r| lock(r).take()));
     let mut result = choose(all);
+    // A skill level plays its own choice (the main thread's).
+    if let Some(pick) = main.skill_pick.take() {
+        super::handicap::play_pick(&mut result, pick);
+    }
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
     result
 }
