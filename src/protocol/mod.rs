@@ -368,6 +368,15 @@ impl Session {
                     }
                 }
             }
+            Ok(options::Effect::Reseed) => {
+                self.random = match self.options.random_seed {
+                    0 => jiangjun_engine::book::Random::from_time(),
+                    // Spread the seed: close seeds give unrelated sequences.
+                    s => jiangjun_engine::book::Random::seeded(
+                        jiangjun_engine::strength::Rng::new(s).next_u64(),
+                    ),
+                };
+            }
             Err(e) => self.out.error(&e),
         }
         if self.options.threads != self.engine.threads()
@@ -510,7 +519,9 @@ impl Session {
             self.perft(d);
             return;
         }
-        let limits = self.limits(&params, malformed);
+        let mut limits = self.limits(&params, malformed);
+        // Strength options, with a new seed for each search.
+        limits.strength = self.options.strength(self.random.next_u64());
         let printer = Printer {
             out: self.out.clone(),
             dialect: self.dialect(),

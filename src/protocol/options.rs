@@ -4,11 +4,15 @@
 //! option; UCCI names (`hashsize`) and UCI names (`Hash`) both work.
 
 use super::command::{Dialect, excerpt};
+use jiangjun_engine::strength::{self, ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 pub const MAX_HASH_MB: usize = 65536;
 pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 128;
 pub const MAX_OVERHEAD: u64 = 5000;
+pub const MAX_SKILL: i64 = 20;
+/// Largest `Random Seed` (within what every GUI's spin control holds).
+pub const MAX_SEED: u64 = i32::MAX as u64;
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -25,6 +29,18 @@ pub struct Options {
     pub own_book: bool,
     /// Book file; empty for the built-in book.
     pub book_file: String,
+    /// UCI `Skill Level`, 0 to 20 (20: full strength).
+    pub skill_level: i64,
+    /// UCI `UCI_LimitStrength`: play at `UCI_Elo` (instead of `Skill Level`).
+    pub limit_strength: bool,
+    pub elo: i64,
+    /// UCCI `randomness`, `pruning`, `knowledge`.
+    pub randomness: Randomness,
+    pub pruning: Grade,
+    pub knowledge: Grade,
+    /// `Random Seed`: 0 seeds from the clock; others make the book choice,
+    /// skill picks and randomness repeatable.
+    pub random_seed: u64,
 }
 
 /// The `BookFile` value that names the built-in book.
@@ -44,6 +60,13 @@ impl Default for Options {
             debug: false,
             own_book: true,
             book_file: String::new(),
+            skill_level: MAX_SKILL,
+            limit_strength: false,
+            elo: ELO_MIN,
+            randomness: Randomness::None,
+            pruning: Grade::Large,
+            knowledge: Grade::Large,
+            random_seed: 0,
         }
     }
 }
@@ -56,6 +79,8 @@ pub enum Effect {
     ClearHash,
     NewGame,
     LoadBook,
+    /// Seed the random generator again.
+    Reseed,
 }
 
 pub fn uci_option_lines() -> Vec<String> {
@@ -83,7 +108,32 @@ pub fn uci_option_lines() -> Vec<String> {
         "option name UCI_Variant type combo default xiangqi var xiangqi".into(),
         format!("option name OwnBook type check default {}", d.own_book),
         format!("option name BookFile type string default {BUILTIN_BOOK}"),
+        format!(
+            "option name Skill Level type spin default {} min 0 max {MAX_SKILL}",
+            d.skill_level
+        ),
+        format!(
+            "option name UCI_LimitStrength type check default {}",
+            d.limit_strength
+        ),
+        format!(
+            "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
+            d.elo
+        ),
+        format!(
+            "option name Random Seed type spin default {} min 0 max {MAX_SEED}",
+            d.random_seed
+        ),
     ]
+}
+
+/// A UCCI combo line (`var` values, then the default, as ElephantEye).
+fn ucci_combo(name: &str, vars: &[&str], default: &str) -> String {
+    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+    format!(
+        "option {name} type combo {} default {default}",
+        vars.join(" ")
+    )
 }
 
 pub fn ucci_option_lines() -> Vec<String> {
@@ -113,6 +163,13 @@ pub fn ucci_option_lines() -> Vec<String> {
         ),
         format!("option usebook type check default {}", d.own_book),
         format!("option bookfiles type string default {BUILTIN_BOOK}"),
+        ucci_combo("pruning", &Grade::NAMES, d.pruning.name()),
+        ucci_combo("knowledge", &Grade::NAMES, d.knowledge.name()),
+        ucci_combo("randomness", &Randomness::NAMES, d.randomness.name()),
+        format!(
+            "option randomseed type spin min 0 max {MAX_SEED} default {}",
+            d.random_seed
+        ),
         "option clearhash type button".into(),
         "option newgame type button".into(),
     ]
@@ -151,7 +208,40 @@ fn spin_value(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64
     Ok(n)
 }
 
+/// A combo value: one of `parse`'s names.
+fn combo_value<T>(
+    name: &str,
+    value: Option<&str>,
+    names: &[&str],
+    parse: fn(&str) -> Option<T>,
+) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    parse(v).ok_or_else(|| {
+        format!(
+            "option {name}: '{}' is not one of {}",
+            excerpt(v.trim()),
+            names.join("/")
+        )
+    })
+}
+
 impl Options {
+    /// The playing strength the options set, for a search with this seed.
+    pub fn strength(&self, seed: u64) -> Strength {
+        let skill = if self.limit_strength {
+            strength::level_from_elo(self.elo)
+        } else {
+            self.skill_level as f64
+        };
+        Strength {
+            skill,
+            randomness: self.randomness,
+            pruning: self.pruning,
+            knowledge: self.knowledge,
+            seed,
+        }
+    }
+
     /// Apply `setoption`. Unknown UCCI options are ignored silently (the spec
     /// says so); unknown UCI options are an error.
     pub fn set(
@@ -237,8 +327,36 @@ impl Options {
                 };
                 Ok(Effect::LoadBook)
             }
+            "skilllevel" => {
+                self.skill_level = spin_value(name, value, 0, MAX_SKILL)?;
+                Ok(Effect::None)
+            }
+            "ucilimitstrength" => {
+                self.limit_strength = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "ucielo" => {
+                self.elo = spin_value(name, value, ELO_MIN, ELO_MAX)?;
+                Ok(Effect::None)
+            }
+            "randomness" => {
+                self.randomness = combo_value(name, value, &Randomness::NAMES, Randomness::parse)?;
+                Ok(Effect::None)
+            }
+            "pruning" => {
+                self.pruning = combo_value(name, value, &Grade::NAMES, Grade::parse)?;
+                Ok(Effect::None)
+            }
+            "knowledge" => {
+                self.knowledge = combo_value(name, value, &Grade::NAMES, Grade::parse)?;
+                Ok(Effect::None)
+            }
+            "randomseed" => {
+                self.random_seed = spin_value(name, value, 0, MAX_SEED as i64)? as u64;
+                Ok(Effect::Reseed)
+            }
             _ if dialect == Dialect::Ucci => {
-                // The UCCI spec: unknown options (usebook, pruning, style, ...)
+                // The UCCI spec: unknown options (idle, style, promotion, ...)
                 // must not cause an error.
                 log::debug!("ignoring unknown UCCI option {name}");
                 Ok(Effect::None)
