@@ -560,6 +560,7 @@ impl Session {
     /// limit) and the position has book moves. Returns true if it answered.
     fn book_move(&mut self, params: &GoParams, limits: &Limits, printer: &Printer) -> bool {
         if !self.options.own_book
+            || self.options.analyse_mode
             || self.book.is_empty()
             || params.depth.is_some()
             || params.nodes.is_some()

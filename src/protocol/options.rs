@@ -38,6 +38,8 @@ pub struct Options {
     pub randomness: Randomness,
     pub pruning: Grade,
     pub knowledge: Grade,
+    /// UCI `UCI_AnalyseMode`: analysing, not playing (no book moves).
+    pub analyse_mode: bool,
     /// `Random Seed`: 0 seeds from the clock; others make the book choice,
     /// skill picks and randomness repeatable.
     pub random_seed: u64,
@@ -66,6 +68,7 @@ impl Default for Options {
             randomness: Randomness::None,
             pruning: Grade::Large,
             knowledge: Grade::Large,
+            analyse_mode: false,
             random_seed: 0,
         }
     }
@@ -119,6 +122,10 @@ pub fn uci_option_lines() -> Vec<String> {
         format!(
             "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
             d.elo
+        ),
+        format!(
+            "option name UCI_AnalyseMode type check default {}",
+            d.analyse_mode
         ),
         format!(
             "option name Random Seed type spin default {} min 0 max {MAX_SEED}",
@@ -349,6 +356,10 @@ impl Options {
             }
             "knowledge" => {
                 self.knowledge = combo_value(name, value, &Grade::NAMES, Grade::parse)?;
+                Ok(Effect::None)
+            }
+            "ucianalysemode" | "ucianalyzemode" => {
+                self.analyse_mode = check_value(name, value)?;
                 Ok(Effect::None)
             }
             "randomseed" => {
