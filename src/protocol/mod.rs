@@ -10,6 +10,7 @@
 //! would never end), followed by everything that arrives after them.
 
 pub mod command;
+pub mod debug_log;
 pub mod options;
 pub mod output;
 
@@ -212,6 +213,7 @@ impl Session {
             let Ok(event) = events.recv() else { break };
             match event {
                 Event::Line(line) => {
+                    self.out.log.input(&line);
                     if !line.is_empty() {
                         queue.push_back(Queued::Line(line));
                     }
@@ -343,6 +345,7 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let old_hash = self.options.hash_mb;
+        let old_log = self.options.debug_log_file.clone();
         match self.options.set(name, value, self.dialect()) {
             Ok(options::Effect::None) => {}
             Ok(options::Effect::ResizeHash) => {
@@ -366,6 +369,13 @@ impl Session {
                             .out
                             .error(&format!("option {name}: {e}; keeping the previous book")),
                     }
+                }
+            }
+            Ok(options::Effect::DebugLog) => {
+                if let Err(e) = self.out.log.set(&self.options.debug_log_file) {
+                    self.out
+                        .error(&format!("option {name}: {e}; log unchanged"));
+                    self.options.debug_log_file = old_log;
                 }
             }
             Ok(options::Effect::Reseed) => {

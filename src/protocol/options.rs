@@ -13,6 +13,8 @@ pub const MAX_OVERHEAD: u64 = 5000;
 pub const MAX_SKILL: i64 = 20;
 /// Largest `Random Seed` (within what every GUI's spin control holds).
 pub const MAX_SEED: u64 = i32::MAX as u64;
+/// How UCCI spells an empty string value.
+pub const EMPTY: &str = "<empty>";
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -40,6 +42,8 @@ pub struct Options {
     pub knowledge: Grade,
     /// UCI `UCI_AnalyseMode`: analysing, not playing (no book moves).
     pub analyse_mode: bool,
+    /// `Debug Log File` (UCCI `debuglogfile`); empty: no log.
+    pub debug_log_file: String,
     /// `Random Seed`: 0 seeds from the clock; others make the book choice,
     /// skill picks and randomness repeatable.
     pub random_seed: u64,
@@ -69,6 +73,7 @@ impl Default for Options {
             pruning: Grade::Large,
             knowledge: Grade::Large,
             analyse_mode: false,
+            debug_log_file: String::new(),
             random_seed: 0,
         }
     }
@@ -82,6 +87,8 @@ pub enum Effect {
     ClearHash,
     NewGame,
     LoadBook,
+    /// Open (or close) the debug log.
+    DebugLog,
     /// Seed the random generator again.
     Reseed,
 }
@@ -127,6 +134,7 @@ pub fn uci_option_lines() -> Vec<String> {
             "option name UCI_AnalyseMode type check default {}",
             d.analyse_mode
         ),
+        format!("option name Debug Log File type string default {EMPTY}"),
         format!(
             "option name Random Seed type spin default {} min 0 max {MAX_SEED}",
             d.random_seed
@@ -173,6 +181,7 @@ pub fn ucci_option_lines() -> Vec<String> {
         ucci_combo("pruning", &Grade::NAMES, d.pruning.name()),
         ucci_combo("knowledge", &Grade::NAMES, d.knowledge.name()),
         ucci_combo("randomness", &Randomness::NAMES, d.randomness.name()),
+        format!("option debuglogfile type string default {EMPTY}"),
         format!(
             "option randomseed type spin min 0 max {MAX_SEED} default {}",
             d.random_seed
@@ -361,6 +370,15 @@ impl Options {
             "ucianalysemode" | "ucianalyzemode" => {
                 self.analyse_mode = check_value(name, value)?;
                 Ok(Effect::None)
+            }
+            "debuglogfile" => {
+                let v = value.unwrap_or("").trim();
+                self.debug_log_file = if v.eq_ignore_ascii_case(EMPTY) {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Ok(Effect::DebugLog)
             }
             "randomseed" => {
                 self.random_seed = spin_value(name, value, 0, MAX_SEED as i64)? as u64;
