@@ -245,6 +245,11 @@ impl Engine {
         self.shared.pondering.store(false, Ordering::Relaxed);
     }
 
+    /// Nodes searched by the running or last search.
+    pub fn nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
+    }
+
     /// Is a job running (started and not yet answered)?
     pub fn is_searching(&self) -> bool {
         *lock(&self.status.running)

@@ -11,6 +11,7 @@
 
 pub mod command;
 pub mod debug_log;
+pub mod nodestime;
 pub mod options;
 pub mod output;
 
@@ -149,6 +150,7 @@ pub struct Session {
     book: jiangjun_engine::book::Book,
     random: jiangjun_engine::book::Random,
     draw_offered: Arc<Mutex<bool>>,
+    node_clock: nodestime::NodeClock,
 }
 
 /// What the loop should do after a command.
@@ -175,6 +177,7 @@ impl Session {
             book: jiangjun_engine::book::Book::default_book(),
             random: jiangjun_engine::book::Random::from_time(),
             draw_offered: Arc::new(Mutex::new(false)),
+            node_clock: nodestime::NodeClock::default(),
         })
     }
 
@@ -387,6 +390,7 @@ impl Session {
                     ),
                 };
             }
+            Ok(options::Effect::ResetNodeClock) => self.node_clock.reset(),
             Err(e) => self.out.error(&e),
         }
         if self.options.threads != self.engine.threads()
@@ -402,6 +406,7 @@ impl Session {
 
     fn new_game(&mut self) {
         self.engine.new_game();
+        self.node_clock.reset();
     }
 
     /// Build a board from a position command; errors are reported and give `None`.
@@ -530,8 +535,9 @@ impl Session {
             return;
         }
         let mut limits = self.limits(&params, malformed);
-        // Strength options, with a new seed for each search.
+        // Strength options, with a new seed for each search; `nodestime`.
         limits.strength = self.options.strength(self.random.next_u64());
+        self.node_clock.apply(&mut limits, self.options.nodestime);
         let printer = Printer {
             out: self.out.clone(),
             dialect: self.dialect(),
@@ -676,6 +682,7 @@ impl Session {
     fn finish_search(&mut self) {
         if self.active.take().is_some() {
             self.engine.wait();
+            self.node_clock.search_done(self.engine.nodes());
         }
     }
 

@@ -11,6 +11,8 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 128;
 pub const MAX_OVERHEAD: u64 = 5000;
 pub const MAX_SKILL: i64 = 20;
+/// Largest `nodestime` (nodes per millisecond), as Stockfish.
+pub const MAX_NODESTIME: u64 = 10000;
 /// Largest `Random Seed` (within what every GUI's spin control holds).
 pub const MAX_SEED: u64 = i32::MAX as u64;
 /// How UCCI spells an empty string value.
@@ -44,6 +46,8 @@ pub struct Options {
     pub analyse_mode: bool,
     /// `Debug Log File` (UCCI `debuglogfile`); empty: no log.
     pub debug_log_file: String,
+    /// `nodestime`: when above 0, clock times are in nodes (this many per ms).
+    pub nodestime: u64,
     /// `Random Seed`: 0 seeds from the clock; others make the book choice,
     /// skill picks and randomness repeatable.
     pub random_seed: u64,
@@ -74,6 +78,7 @@ impl Default for Options {
             knowledge: Grade::Large,
             analyse_mode: false,
             debug_log_file: String::new(),
+            nodestime: 0,
             random_seed: 0,
         }
     }
@@ -91,6 +96,8 @@ pub enum Effect {
     DebugLog,
     /// Seed the random generator again.
     Reseed,
+    /// The node clock (`nodestime`) starts again.
+    ResetNodeClock,
 }
 
 pub fn uci_option_lines() -> Vec<String> {
@@ -135,6 +142,10 @@ pub fn uci_option_lines() -> Vec<String> {
             d.analyse_mode
         ),
         format!("option name Debug Log File type string default {EMPTY}"),
+        format!(
+            "option name nodestime type spin default {} min 0 max {MAX_NODESTIME}",
+            d.nodestime
+        ),
         format!(
             "option name Random Seed type spin default {} min 0 max {MAX_SEED}",
             d.random_seed
@@ -379,6 +390,10 @@ impl Options {
                     v.to_string()
                 };
                 Ok(Effect::DebugLog)
+            }
+            "nodestime" => {
+                self.nodestime = spin_value(name, value, 0, MAX_NODESTIME as i64)? as u64;
+                Ok(Effect::ResetNodeClock)
             }
             "randomseed" => {
                 self.random_seed = spin_value(name, value, 0, MAX_SEED as i64)? as u64;
