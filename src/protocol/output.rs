@@ -130,8 +130,15 @@ impl Reporter for Printer {
             Dialect::Ucci => {
                 self.out
                     .line(&format!("info time {} nodes {}", info.time_ms, info.nodes));
+                // WDL only if a client asked for it (`UCI_ShowWDL`).
+                let wdl_text = if self.show_wdl {
+                    let (w, d, l) = wdl(info.score);
+                    format!(" wdl {w} {d} {l}")
+                } else {
+                    String::new()
+                };
                 self.out.line(&format!(
-                    "info depth {} score {} pv {}",
+                    "info depth {} score {}{wdl_text} pv {}",
                     info.depth,
                     info.score,
                     pv_text(info.pv)
