@@ -323,9 +323,9 @@ impl Session {
         self.dialect = Some(d);
         match d {
             Dialect::Ucci => {
-                self.out.line(&format!("id name {ENGINE_NAME}"));
                 self.out
-                    .line(&format!("id version {}", env!("CARGO_PKG_VERSION")));
+                    .line(&format!("id name {ENGINE_NAME} {}", crate::VERSION));
+                self.out.line(&format!("id version {}", crate::VERSION));
                 self.out.line(&format!("id author {ENGINE_AUTHOR}"));
                 for o in options::ucci_option_lines() {
                     self.out.line(&o);
@@ -333,10 +333,8 @@ impl Session {
                 self.out.line("ucciok");
             }
             Dialect::Uci => {
-                self.out.line(&format!(
-                    "id name {ENGINE_NAME} {}",
-                    env!("CARGO_PKG_VERSION")
-                ));
+                self.out
+                    .line(&format!("id name {ENGINE_NAME} {}", crate::VERSION));
                 self.out.line(&format!("id author {ENGINE_AUTHOR}"));
                 for o in options::uci_option_lines() {
                     self.out.line(&o);
