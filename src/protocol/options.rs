@@ -472,6 +472,127 @@ mod tests {
     }
 
     #[test]
+    fn strength_options() {
+        let mut o = Options::default();
+        assert!(!o.strength(1).skill_enabled(), "full strength by default");
+        assert_eq!(
+            o.strength(1),
+            Strength {
+                seed: 1,
+                ..Strength::default()
+            }
+        );
+        o.set("Skill Level", Some("3"), Dialect::Uci).unwrap();
+        assert_eq!(o.strength(0).skill, 3.0);
+        // UCI_LimitStrength: the Elo decides, not the skill level.
+        o.set("UCI_LimitStrength", Some("true"), Dialect::Uci)
+            .unwrap();
+        o.set("UCI_Elo", Some(&ELO_MAX.to_string()), Dialect::Uci)
+            .unwrap();
+        assert!(!o.strength(0).skill_enabled());
+        o.set("UCI_Elo", Some(&ELO_MIN.to_string()), Dialect::Uci)
+            .unwrap();
+        assert_eq!(o.strength(0).skill, 0.0);
+        o.set("UCI_LimitStrength", Some("false"), Dialect::Uci)
+            .unwrap();
+        assert_eq!(o.strength(0).skill, 3.0);
+        // Bad values keep the old ones.
+        for (name, v) in [
+            ("Skill Level", "21"),
+            ("Skill Level", "-1"),
+            ("Skill Level", "x"),
+            ("UCI_Elo", &(ELO_MIN - 1).to_string()),
+            ("UCI_Elo", &(ELO_MAX + 1).to_string()),
+            ("UCI_LimitStrength", "perhaps"),
+            ("nodestime", "-5"),
+            ("nodestime", "10001"),
+            ("Random Seed", "-1"),
+        ] {
+            assert!(o.set(name, Some(v), Dialect::Uci).is_err(), "{name} {v}");
+        }
+        assert_eq!(o.skill_level, 3);
+        assert_eq!(o.elo, ELO_MIN);
+        assert!(!o.limit_strength);
+        assert_eq!((o.nodestime, o.random_seed), (0, 0));
+        assert_eq!(
+            o.set("nodestime", Some("250"), Dialect::Uci),
+            Ok(Effect::ResetNodeClock)
+        );
+        assert_eq!(o.nodestime, 250);
+        assert_eq!(
+            o.set("Random Seed", Some("12345"), Dialect::Uci),
+            Ok(Effect::Reseed)
+        );
+        assert_eq!(o.random_seed, 12345);
+    }
+
+    #[test]
+    fn ucci_grades() {
+        let mut o = Options::default();
+        o.set("randomness", Some("huge"), Dialect::Ucci).unwrap();
+        o.set("pruning", Some("none"), Dialect::Ucci).unwrap();
+        o.set("knowledge", Some("Small"), Dialect::Ucci).unwrap();
+        let s = o.strength(0);
+        assert_eq!(s.randomness, Randomness::Huge);
+        assert_eq!(s.pruning, Grade::None);
+        assert_eq!(s.knowledge, Grade::Small);
+        assert!(!s.skill_enabled());
+        // Known options with bad values are errors even in UCCI.
+        assert!(o.set("randomness", Some("extreme"), Dialect::Ucci).is_err());
+        assert!(o.set("pruning", Some("tiny"), Dialect::Ucci).is_err());
+        assert!(o.set("knowledge", None, Dialect::Ucci).is_err());
+        assert_eq!(o.randomness, Randomness::Huge);
+        assert_eq!(o.pruning, Grade::None);
+        assert_eq!(o.knowledge, Grade::Small);
+        // Both spellings of UCI_ShowWDL work in UCCI.
+        o.set("UCI_ShowWDL", Some("true"), Dialect::Ucci).unwrap();
+        assert!(o.show_wdl);
+    }
+
+    #[test]
+    fn analyse_mode_and_debug_log() {
+        let mut o = Options::default();
+        o.set("UCI_AnalyseMode", Some("true"), Dialect::Uci)
+            .unwrap();
+        assert!(o.analyse_mode);
+        assert!(o.set("UCI_AnalyseMode", Some("2"), Dialect::Uci).is_err());
+        assert!(o.analyse_mode);
+        assert_eq!(
+            o.set("Debug Log File", Some("/tmp/a b.log"), Dialect::Uci),
+            Ok(Effect::DebugLog)
+        );
+        assert_eq!(o.debug_log_file, "/tmp/a b.log");
+        o.set("debuglogfile", Some(EMPTY), Dialect::Ucci).unwrap();
+        assert_eq!(o.debug_log_file, "");
+        o.set("debuglogfile", Some("x.log"), Dialect::Ucci).unwrap();
+        o.set("Debug Log File", None, Dialect::Uci).unwrap();
+        assert_eq!(o.debug_log_file, "");
+    }
+
+    #[test]
+    fn announced_lines() {
+        let uci = uci_option_lines();
+        for want in [
+            "option name Skill Level type spin default 20 min 0 max 20",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_AnalyseMode type check default false",
+            "option name Debug Log File type string default <empty>",
+            "option name nodestime type spin default 0 min 0 max 10000",
+        ] {
+            assert!(uci.iter().any(|l| l == want), "{want}");
+        }
+        let ucci = ucci_option_lines();
+        for want in [
+            "option randomness type combo var none var tiny var small var medium var large var huge default none",
+            "option pruning type combo var none var small var medium var large default large",
+            "option knowledge type combo var none var small var medium var large default large",
+            "option debuglogfile type string default <empty>",
+        ] {
+            assert!(ucci.iter().any(|l| l == want), "{want}");
+        }
+    }
+
+    #[test]
     fn unknown_options() {
         let mut o = Options::default();
         assert_eq!(
