@@ -203,6 +203,13 @@ impl Random {
         Random(seed | 1)
     }
 
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
     /// Uniform in [0, 1).
     pub fn next_f64(&mut self) -> f64 {
         self.0 ^= self.0 << 13;

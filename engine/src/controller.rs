@@ -13,6 +13,7 @@ use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
 use crate::sync::{CountDown, lock};
 use crate::thread::ThreadPool;
 use crate::tt::TranspositionTable;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::ThreadId;
 use xiangqi::board::Board;
@@ -239,6 +240,11 @@ impl Engine {
     /// answers, if it has ended).
     pub fn ponderhit(&self) {
         self.shared.ponderhit();
+    }
+
+    /// Nodes searched by the running or last search.
+    pub fn nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
     }
 
     /// Is a job running (started and not yet answered)?

@@ -10,6 +10,7 @@ pub mod nnue;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod strength;
 mod sync;
 mod thread;
 pub mod time;

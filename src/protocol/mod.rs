@@ -12,7 +12,9 @@
 //! input quits once everything before it is done, as a waiting command.
 
 pub mod command;
+pub mod debug_log;
 pub mod input;
+pub mod nodestime;
 pub mod options;
 pub mod output;
 
@@ -103,6 +105,7 @@ pub struct Session {
     book: jiangjun_engine::book::Book,
     random: jiangjun_engine::book::Random,
     draw_offered: Arc<Mutex<bool>>,
+    node_clock: nodestime::NodeClock,
 }
 
 /// What the loop should do after a command.
@@ -129,6 +132,7 @@ impl Session {
             book: jiangjun_engine::book::Book::default_book(),
             random: jiangjun_engine::book::Random::from_time(),
             draw_offered: Arc::new(Mutex::new(false)),
+            node_clock: nodestime::NodeClock::default(),
         })
     }
 
@@ -167,6 +171,7 @@ impl Session {
             let Ok(event) = events.recv() else { break };
             match event {
                 Event::Line(line) => {
+                    self.out.log.input(&line);
                     if !line.is_empty() {
                         queue.push_back(Queued::Line(line));
                     }
@@ -297,9 +302,9 @@ impl Session {
         self.dialect = Some(d);
         match d {
             Dialect::Ucci => {
-                self.out.line(&format!("id name {ENGINE_NAME}"));
                 self.out
-                    .line(&format!("id version {}", env!("CARGO_PKG_VERSION")));
+                    .line(&format!("id name {ENGINE_NAME} {}", crate::VERSION));
+                self.out.line(&format!("id version {}", crate::VERSION));
                 self.out.line(&format!("id author {ENGINE_AUTHOR}"));
                 for o in options::ucci_option_lines() {
                     self.out.line(&o);
@@ -307,10 +312,8 @@ impl Session {
                 self.out.line("ucciok");
             }
             Dialect::Uci => {
-                self.out.line(&format!(
-                    "id name {ENGINE_NAME} {}",
-                    env!("CARGO_PKG_VERSION")
-                ));
+                self.out
+                    .line(&format!("id name {ENGINE_NAME} {}", crate::VERSION));
                 self.out.line(&format!("id author {ENGINE_AUTHOR}"));
                 for o in options::uci_option_lines() {
                     self.out.line(&o);
@@ -322,6 +325,7 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let old_hash = self.options.hash_mb;
+        let old_log = self.options.debug_log_file.clone();
         match self.options.set(name, value, self.dialect()) {
             Ok(options::Effect::None) => {}
             Ok(options::Effect::ResizeHash) => {
@@ -347,6 +351,23 @@ impl Session {
                     }
                 }
             }
+            Ok(options::Effect::DebugLog) => {
+                if let Err(e) = self.out.log.set(&self.options.debug_log_file) {
+                    self.out
+                        .error(&format!("option {name}: {e}; log unchanged"));
+                    self.options.debug_log_file = old_log;
+                }
+            }
+            Ok(options::Effect::Reseed) => {
+                self.random = match self.options.random_seed {
+                    0 => jiangjun_engine::book::Random::from_time(),
+                    // Spread the seed: close seeds give unrelated sequences.
+                    s => jiangjun_engine::book::Random::seeded(
+                        jiangjun_engine::strength::Rng::new(s).next_u64(),
+                    ),
+                };
+            }
+            Ok(options::Effect::ResetNodeClock) => self.node_clock.reset(),
             Err(e) => self.out.error(&e),
         }
         if self.options.threads != self.engine.threads()
@@ -362,6 +383,7 @@ impl Session {
 
     fn new_game(&mut self) {
         self.engine.new_game();
+        self.node_clock.reset();
     }
 
     /// Build a board from a position command; errors are reported and give `None`.
@@ -491,6 +513,7 @@ impl Session {
             move_overhead: self.options.move_overhead,
             // Infinite searches answer only when told, in both dialects.
             wait_for_stop: infinite,
+            ..Limits::default()
         }
     }
 
@@ -499,7 +522,10 @@ impl Session {
             self.perft(d);
             return;
         }
-        let limits = self.limits(&params, malformed);
+        let mut limits = self.limits(&params, malformed);
+        // Strength options, with a new seed for each search; `nodestime`.
+        limits.strength = self.options.strength(self.random.next_u64());
+        self.node_clock.apply(&mut limits, self.options.nodestime);
         let printer = Printer {
             out: self.out.clone(),
             dialect: self.dialect(),
@@ -541,6 +567,7 @@ impl Session {
     /// limit) and the position has book moves. Returns true if it answered.
     fn book_move(&mut self, params: &GoParams, limits: &Limits, printer: &Printer) -> bool {
         if !self.options.own_book
+            || self.options.analyse_mode
             || self.book.is_empty()
             || params.depth.is_some()
             || params.nodes.is_some()
@@ -648,6 +675,7 @@ impl Session {
     fn finish_search(&mut self) {
         if self.active.take().is_some() {
             self.engine.wait();
+            self.node_clock.search_done(self.engine.nodes());
         }
     }
 

@@ -4,11 +4,19 @@
 //! option; UCCI names (`hashsize`) and UCI names (`Hash`) both work.
 
 use super::command::{Dialect, excerpt};
+use jiangjun_engine::strength::{self, ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 pub const MAX_HASH_MB: usize = 65536;
 pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 128;
 pub const MAX_OVERHEAD: u64 = 5000;
+pub const MAX_SKILL: i64 = 20;
+/// Largest `nodestime` (nodes per millisecond), as Stockfish.
+pub const MAX_NODESTIME: u64 = 10000;
+/// Largest `Random Seed` (within what every GUI's spin control holds).
+pub const MAX_SEED: u64 = i32::MAX as u64;
+/// How UCCI spells an empty string value.
+pub const EMPTY: &str = "<empty>";
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -25,6 +33,24 @@ pub struct Options {
     pub own_book: bool,
     /// Book file; empty for the built-in book.
     pub book_file: String,
+    /// UCI `Skill Level`, 0 to 20 (20: full strength).
+    pub skill_level: i64,
+    /// UCI `UCI_LimitStrength`: play at `UCI_Elo` (instead of `Skill Level`).
+    pub limit_strength: bool,
+    pub elo: i64,
+    /// UCCI `randomness`, `pruning`, `knowledge`.
+    pub randomness: Randomness,
+    pub pruning: Grade,
+    pub knowledge: Grade,
+    /// UCI `UCI_AnalyseMode`: analysing, not playing (no book moves).
+    pub analyse_mode: bool,
+    /// `Debug Log File` (UCCI `debuglogfile`); empty: no log.
+    pub debug_log_file: String,
+    /// `nodestime`: when above 0, clock times are in nodes (this many per ms).
+    pub nodestime: u64,
+    /// `Random Seed`: 0 seeds from the clock; others make the book choice,
+    /// skill picks and randomness repeatable.
+    pub random_seed: u64,
 }
 
 /// The `BookFile` value that names the built-in book.
@@ -44,6 +70,16 @@ impl Default for Options {
             debug: false,
             own_book: true,
             book_file: String::new(),
+            skill_level: MAX_SKILL,
+            limit_strength: false,
+            elo: ELO_MIN,
+            randomness: Randomness::None,
+            pruning: Grade::Large,
+            knowledge: Grade::Large,
+            analyse_mode: false,
+            debug_log_file: String::new(),
+            nodestime: 0,
+            random_seed: 0,
         }
     }
 }
@@ -56,6 +92,12 @@ pub enum Effect {
     ClearHash,
     NewGame,
     LoadBook,
+    /// Open (or close) the debug log.
+    DebugLog,
+    /// Seed the random generator again.
+    Reseed,
+    /// The node clock (`nodestime`) starts again.
+    ResetNodeClock,
 }
 
 pub fn uci_option_lines() -> Vec<String> {
@@ -83,7 +125,41 @@ pub fn uci_option_lines() -> Vec<String> {
         "option name UCI_Variant type combo default xiangqi var xiangqi".into(),
         format!("option name OwnBook type check default {}", d.own_book),
         format!("option name BookFile type string default {BUILTIN_BOOK}"),
+        format!(
+            "option name Skill Level type spin default {} min 0 max {MAX_SKILL}",
+            d.skill_level
+        ),
+        format!(
+            "option name UCI_LimitStrength type check default {}",
+            d.limit_strength
+        ),
+        format!(
+            "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
+            d.elo
+        ),
+        format!(
+            "option name UCI_AnalyseMode type check default {}",
+            d.analyse_mode
+        ),
+        format!("option name Debug Log File type string default {EMPTY}"),
+        format!(
+            "option name nodestime type spin default {} min 0 max {MAX_NODESTIME}",
+            d.nodestime
+        ),
+        format!(
+            "option name Random Seed type spin default {} min 0 max {MAX_SEED}",
+            d.random_seed
+        ),
     ]
+}
+
+/// A UCCI combo line (`var` values, then the default, as ElephantEye).
+fn ucci_combo(name: &str, vars: &[&str], default: &str) -> String {
+    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+    format!(
+        "option {name} type combo {} default {default}",
+        vars.join(" ")
+    )
 }
 
 pub fn ucci_option_lines() -> Vec<String> {
@@ -113,6 +189,14 @@ pub fn ucci_option_lines() -> Vec<String> {
         ),
         format!("option usebook type check default {}", d.own_book),
         format!("option bookfiles type string default {BUILTIN_BOOK}"),
+        ucci_combo("pruning", &Grade::NAMES, d.pruning.name()),
+        ucci_combo("knowledge", &Grade::NAMES, d.knowledge.name()),
+        ucci_combo("randomness", &Randomness::NAMES, d.randomness.name()),
+        format!("option debuglogfile type string default {EMPTY}"),
+        format!(
+            "option randomseed type spin min 0 max {MAX_SEED} default {}",
+            d.random_seed
+        ),
         "option clearhash type button".into(),
         "option newgame type button".into(),
     ]
@@ -151,7 +235,40 @@ fn spin_value(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64
     Ok(n)
 }
 
+/// A combo value: one of `parse`'s names.
+fn combo_value<T>(
+    name: &str,
+    value: Option<&str>,
+    names: &[&str],
+    parse: fn(&str) -> Option<T>,
+) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    parse(v).ok_or_else(|| {
+        format!(
+            "option {name}: '{}' is not one of {}",
+            excerpt(v.trim()),
+            names.join("/")
+        )
+    })
+}
+
 impl Options {
+    /// The playing strength the options set, for a search with this seed.
+    pub fn strength(&self, seed: u64) -> Strength {
+        let skill = if self.limit_strength {
+            strength::level_from_elo(self.elo)
+        } else {
+            self.skill_level as f64
+        };
+        Strength {
+            skill,
+            randomness: self.randomness,
+            pruning: self.pruning,
+            knowledge: self.knowledge,
+            seed,
+        }
+    }
+
     /// Apply `setoption`. Unknown UCCI options are ignored silently (the spec
     /// says so); unknown UCI options are an error.
     pub fn set(
@@ -237,8 +354,53 @@ impl Options {
                 };
                 Ok(Effect::LoadBook)
             }
+            "skilllevel" => {
+                self.skill_level = spin_value(name, value, 0, MAX_SKILL)?;
+                Ok(Effect::None)
+            }
+            "ucilimitstrength" => {
+                self.limit_strength = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "ucielo" => {
+                self.elo = spin_value(name, value, ELO_MIN, ELO_MAX)?;
+                Ok(Effect::None)
+            }
+            "randomness" => {
+                self.randomness = combo_value(name, value, &Randomness::NAMES, Randomness::parse)?;
+                Ok(Effect::None)
+            }
+            "pruning" => {
+                self.pruning = combo_value(name, value, &Grade::NAMES, Grade::parse)?;
+                Ok(Effect::None)
+            }
+            "knowledge" => {
+                self.knowledge = combo_value(name, value, &Grade::NAMES, Grade::parse)?;
+                Ok(Effect::None)
+            }
+            "ucianalysemode" | "ucianalyzemode" => {
+                self.analyse_mode = check_value(name, value)?;
+                Ok(Effect::None)
+            }
+            "debuglogfile" => {
+                let v = value.unwrap_or("").trim();
+                self.debug_log_file = if v.eq_ignore_ascii_case(EMPTY) {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Ok(Effect::DebugLog)
+            }
+            "nodestime" => {
+                self.nodestime = spin_value(name, value, 0, MAX_NODESTIME as i64)? as u64;
+                Ok(Effect::ResetNodeClock)
+            }
+            "randomseed" => {
+                self.random_seed = spin_value(name, value, 0, MAX_SEED as i64)? as u64;
+                Ok(Effect::Reseed)
+            }
             _ if dialect == Dialect::Ucci => {
-                // The UCCI spec: unknown options (usebook, pruning, style, ...)
+                // The UCCI spec: unknown options (idle, style, promotion, ...)
                 // must not cause an error.
                 log::debug!("ignoring unknown UCCI option {name}");
                 Ok(Effect::None)
@@ -307,6 +469,127 @@ mod tests {
         assert!(o.set("MultiPV", Some("0"), Dialect::Uci).is_err());
         assert_eq!((o.hash_mb, o.threads, o.multipv), (16, 1, 1));
         assert!(o.set("UCI_Variant", Some("chess"), Dialect::Uci).is_err());
+    }
+
+    #[test]
+    fn strength_options() {
+        let mut o = Options::default();
+        assert!(!o.strength(1).skill_enabled(), "full strength by default");
+        assert_eq!(
+            o.strength(1),
+            Strength {
+                seed: 1,
+                ..Strength::default()
+            }
+        );
+        o.set("Skill Level", Some("3"), Dialect::Uci).unwrap();
+        assert_eq!(o.strength(0).skill, 3.0);
+        // UCI_LimitStrength: the Elo decides, not the skill level.
+        o.set("UCI_LimitStrength", Some("true"), Dialect::Uci)
+            .unwrap();
+        o.set("UCI_Elo", Some(&ELO_MAX.to_string()), Dialect::Uci)
+            .unwrap();
+        assert!(!o.strength(0).skill_enabled());
+        o.set("UCI_Elo", Some(&ELO_MIN.to_string()), Dialect::Uci)
+            .unwrap();
+        assert_eq!(o.strength(0).skill, 0.0);
+        o.set("UCI_LimitStrength", Some("false"), Dialect::Uci)
+            .unwrap();
+        assert_eq!(o.strength(0).skill, 3.0);
+        // Bad values keep the old ones.
+        for (name, v) in [
+            ("Skill Level", "21"),
+            ("Skill Level", "-1"),
+            ("Skill Level", "x"),
+            ("UCI_Elo", &(ELO_MIN - 1).to_string()),
+            ("UCI_Elo", &(ELO_MAX + 1).to_string()),
+            ("UCI_LimitStrength", "perhaps"),
+            ("nodestime", "-5"),
+            ("nodestime", "10001"),
+            ("Random Seed", "-1"),
+        ] {
+            assert!(o.set(name, Some(v), Dialect::Uci).is_err(), "{name} {v}");
+        }
+        assert_eq!(o.skill_level, 3);
+        assert_eq!(o.elo, ELO_MIN);
+        assert!(!o.limit_strength);
+        assert_eq!((o.nodestime, o.random_seed), (0, 0));
+        assert_eq!(
+            o.set("nodestime", Some("250"), Dialect::Uci),
+            Ok(Effect::ResetNodeClock)
+        );
+        assert_eq!(o.nodestime, 250);
+        assert_eq!(
+            o.set("Random Seed", Some("12345"), Dialect::Uci),
+            Ok(Effect::Reseed)
+        );
+        assert_eq!(o.random_seed, 12345);
+    }
+
+    #[test]
+    fn ucci_grades() {
+        let mut o = Options::default();
+        o.set("randomness", Some("huge"), Dialect::Ucci).unwrap();
+        o.set("pruning", Some("none"), Dialect::Ucci).unwrap();
+        o.set("knowledge", Some("Small"), Dialect::Ucci).unwrap();
+        let s = o.strength(0);
+        assert_eq!(s.randomness, Randomness::Huge);
+        assert_eq!(s.pruning, Grade::None);
+        assert_eq!(s.knowledge, Grade::Small);
+        assert!(!s.skill_enabled());
+        // Known options with bad values are errors even in UCCI.
+        assert!(o.set("randomness", Some("extreme"), Dialect::Ucci).is_err());
+        assert!(o.set("pruning", Some("tiny"), Dialect::Ucci).is_err());
+        assert!(o.set("knowledge", None, Dialect::Ucci).is_err());
+        assert_eq!(o.randomness, Randomness::Huge);
+        assert_eq!(o.pruning, Grade::None);
+        assert_eq!(o.knowledge, Grade::Small);
+        // Both spellings of UCI_ShowWDL work in UCCI.
+        o.set("UCI_ShowWDL", Some("true"), Dialect::Ucci).unwrap();
+        assert!(o.show_wdl);
+    }
+
+    #[test]
+    fn analyse_mode_and_debug_log() {
+        let mut o = Options::default();
+        o.set("UCI_AnalyseMode", Some("true"), Dialect::Uci)
+            .unwrap();
+        assert!(o.analyse_mode);
+        assert!(o.set("UCI_AnalyseMode", Some("2"), Dialect::Uci).is_err());
+        assert!(o.analyse_mode);
+        assert_eq!(
+            o.set("Debug Log File", Some("/tmp/a b.log"), Dialect::Uci),
+            Ok(Effect::DebugLog)
+        );
+        assert_eq!(o.debug_log_file, "/tmp/a b.log");
+        o.set("debuglogfile", Some(EMPTY), Dialect::Ucci).unwrap();
+        assert_eq!(o.debug_log_file, "");
+        o.set("debuglogfile", Some("x.log"), Dialect::Ucci).unwrap();
+        o.set("Debug Log File", None, Dialect::Uci).unwrap();
+        assert_eq!(o.debug_log_file, "");
+    }
+
+    #[test]
+    fn announced_lines() {
+        let uci = uci_option_lines();
+        for want in [
+            "option name Skill Level type spin default 20 min 0 max 20",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_AnalyseMode type check default false",
+            "option name Debug Log File type string default <empty>",
+            "option name nodestime type spin default 0 min 0 max 10000",
+        ] {
+            assert!(uci.iter().any(|l| l == want), "{want}");
+        }
+        let ucci = ucci_option_lines();
+        for want in [
+            "option randomness type combo var none var tiny var small var medium var large var huge default none",
+            "option pruning type combo var none var small var medium var large default large",
+            "option knowledge type combo var none var small var medium var large default large",
+            "option debuglogfile type string default <empty>",
+        ] {
+            assert!(ucci.iter().any(|l| l == want), "{want}");
+        }
     }
 
     #[test]

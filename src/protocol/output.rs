@@ -4,6 +4,7 @@
 //! GUI's dialect.
 
 use super::command::Dialect;
+use super::debug_log::DebugLog;
 use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 use jiangjun_engine::search::{IterationInfo, Reporter, SearchResult};
 use jiangjun_engine::tt::Bound;
@@ -14,18 +15,19 @@ use xiangqi::types::Move;
 /// A line sink: stdout in the engine, a buffer in tests.
 pub struct Output {
     sink: Mutex<Box<dyn Write + Send>>,
+    /// Every line written is copied here (`Debug Log File`).
+    pub log: DebugLog,
 }
 
 impl Output {
     pub fn stdout() -> Output {
-        Output {
-            sink: Mutex::new(Box::new(std::io::stdout())),
-        }
+        Output::new(Box::new(std::io::stdout()))
     }
 
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Mutex::new(sink),
+            log: DebugLog::default(),
         }
     }
 
@@ -35,6 +37,8 @@ impl Output {
             Ok(s) => s,
             Err(poisoned) => poisoned.into_inner(),
         };
+        // Logged first: whatever the GUI sends in reply comes after it.
+        self.log.output(text);
         let _ = sink.write_all(text.as_bytes());
         let _ = sink.write_all(b"\n");
         let _ = sink.flush();
@@ -123,8 +127,15 @@ impl Printer {
         } else {
             String::new()
         };
+        // WDL only if a client asked for it (`UCI_ShowWDL`).
+        let wdl_text = if self.show_wdl {
+            let (w, d, l) = wdl(info.score);
+            format!(" wdl {w} {d} {l}")
+        } else {
+            String::new()
+        };
         self.out.line(&format!(
-            "info depth {} score {}{multipv}{extra} pv {}",
+            "info depth {} score {}{multipv}{wdl_text}{extra} pv {}",
             info.depth,
             ucci_score(info.score),
             pv_text(info.pv)

@@ -235,6 +235,36 @@ pub fn evaluate(board: &Position) -> Score {
     v + TEMPO
 }
 
+/// The evaluation from the side to move's point of view with, besides
+/// material and piece-square values, only the terms whose weight index
+/// `keep` accepts, and the scale for material that cannot win only if
+/// `scaled`: the UCCI `knowledge` option (see `crate::strength`).
+pub fn evaluate_partial(board: &Position, keep: impl Fn(usize) -> bool, scaled: bool) -> Score {
+    struct Kept<F>(Sum, F);
+    impl<F: Fn(usize) -> bool> Accumulator for Kept<F> {
+        #[inline(always)]
+        fn add(&mut self, index: usize, color: Color, count: i32) {
+            if (self.1)(index) {
+                self.0.add(index, color, count);
+            }
+        }
+    }
+    let psq = board.psq(Color::Red).wrapping_sub(board.psq(Color::Black));
+    let mut acc = Kept(Sum(psq), keep);
+    terms(board, &mut acc);
+    let mut v = taper(board, acc.0.0);
+    if scaled {
+        let strong = if v >= 0 { Color::Red } else { Color::Black };
+        v = v * scale(board, strong) / 64;
+    }
+    let v = if board.side_to_move() == Color::Red {
+        v
+    } else {
+        -v
+    };
+    v + TEMPO
+}
+
 /// A human-readable breakdown for the `eval` command.
 pub fn trace(board: &Position) -> String {
     struct Named(Vec<(usize, Color, i32)>);

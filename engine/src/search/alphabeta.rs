@@ -14,7 +14,6 @@
 use super::movepick::MovePicker;
 use super::worker::{PV_SIZE, Worker};
 use super::{mate_in, mated_in};
-use crate::eval::evaluate;
 use crate::score::{MAX_PLY, SCORE_INFINITE, SCORE_MATE_IN_MAX, Score};
 use crate::tt::Bound;
 use xiangqi::types::Move;
@@ -84,7 +83,7 @@ impl Worker<'_> {
         let in_check = self.board.in_check();
         if !N::ROOT {
             if ply >= MAX_PLY - 4 {
-                return if in_check { 0 } else { evaluate(&self.board) };
+                return if in_check { 0 } else { self.evaluate() };
             }
             // Mate distance pruning: no score here can beat a shorter mate.
             alpha = alpha.max(mated_in(ply));
@@ -123,7 +122,7 @@ impl Worker<'_> {
         } else if let Some(e) = tt.filter(|e| e.bound != Bound::None || e.mv.is_some()) {
             e.eval
         } else {
-            evaluate(&self.board)
+            self.evaluate()
         };
         {
             let f = self.frame(ply);
@@ -143,7 +142,7 @@ impl Worker<'_> {
 
         if !N::PV && !in_check && excluded.is_none() {
             // Razoring: far below alpha, only captures could save it.
-            if depth <= 3 && eval + 200 + 180 * depth < alpha {
+            if depth <= 3 && eval + 200 + 180 * depth < alpha && self.prune_static {
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply);
                 if v <= alpha {
                     return v;
@@ -153,6 +152,7 @@ impl Worker<'_> {
             if depth <= 8
                 && eval < SCORE_MATE_IN_MAX
                 && eval - (85 * depth - 60 * improving as i32) >= beta
+                && self.prune_static
             {
                 return (eval + beta) / 2;
             }
@@ -162,6 +162,7 @@ impl Worker<'_> {
                 && !self.frame_back(ply, 1).null
                 && self.board.has_major(us)
                 && beta > -SCORE_MATE_IN_MAX
+                && self.prune_null
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 {
@@ -200,6 +201,8 @@ impl Worker<'_> {
         let mut n_quiets = 0;
         let mut captures = [Move::NONE; 32];
         let mut n_captures = 0;
+        // Moves may be pruned (non-PV nodes) only with a rook, horse or cannon.
+        let may_prune_moves = !N::PV && self.prune_moves && self.board.has_major(us);
         // Quiet moves searched before the rest are pruned (non-PV nodes).
         let lmp_limit = if improving {
             4 + depth * depth
@@ -235,7 +238,7 @@ impl Worker<'_> {
             // Shallow-depth pruning in non-PV nodes, once a move has been found
             // that is not mated. Checking moves are exempt (tested only when a
             // prune would fire).
-            if !N::PV && best > -SCORE_MATE_IN_MAX && self.board.has_major(us) {
+            if !N::PV && best > -SCORE_MATE_IN_MAX && may_prune_moves {
                 let lmr_depth = (depth - 1 - r_base).max(0);
                 if !capture {
                     // Late quiet moves are pruned, checks excepted (checks

@@ -21,8 +21,11 @@ impl Worker<'_> {
             .limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
+            .min(self.limits.strength.depth_cap())
             .clamp(1, MAX_PLY as i32 - 8);
-        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let multipv = (self.limits.strength)
+            .multipv(self.limits.multipv)
+            .clamp(1, self.root_moves.len());
         for depth in 1..=max_depth {
             if !self.is_main() && depth > 1 {
                 let i = (self.id - 1) % 20;
@@ -63,7 +66,8 @@ impl Worker<'_> {
             if !self.is_main() {
                 continue;
             }
-            self.report(depth, multipv);
+            self.report(depth, self.limits.multipv.clamp(1, multipv));
+            self.skill_iteration_done(multipv);
             let best = &self.root_moves[0];
             let (mv, score) = (best.mv, best.score);
             if let Some(n) = self.limits.mate

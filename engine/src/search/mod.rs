@@ -13,9 +13,12 @@
 //! - `qsearch`: the quiescence search;
 //! - `rules`: repetition and move-limit rulings inside the tree;
 //! - `root_moves`: the root move list;
-//! - `smp`: the main and helper jobs, and which thread's move is played.
+//! - `smp`: the main and helper jobs, and which thread's move is played;
+//! - `handicap`: the evaluation and the move choice of a weakened engine
+//!   (`crate::strength`).
 
 mod alphabeta;
+mod handicap;
 pub mod history;
 mod iterate;
 pub(crate) mod job;
@@ -27,6 +30,7 @@ pub(crate) mod smp;
 mod worker;
 
 use crate::score::{SCORE_MATE, Score};
+use crate::strength::Strength;
 use crate::sync::lock;
 use crate::time::Clock;
 use crate::tt::Bound;
@@ -60,6 +64,8 @@ pub struct Limits {
     /// mated or dead-drawn position, or with no move to search. The thread
     /// that answers is parked meanwhile (see `Shared::wait_for_release`).
     pub wait_for_stop: bool,
+    /// Playing strength: full by default (`crate::strength`).
+    pub strength: Strength,
 }
 
 /// The flags and counters the search threads share with the controller.

@@ -6,7 +6,6 @@ use super::history::Context;
 use super::mated_in;
 use super::movepick::MovePicker;
 use super::worker::Worker;
-use crate::eval::evaluate;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
 use crate::tt::Bound;
 use xiangqi::types::Move;
@@ -31,7 +30,7 @@ impl Worker<'_> {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { evaluate(&self.board) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.board.key();
         let tt = self.tt.probe(key, ply);
@@ -54,7 +53,7 @@ impl Worker<'_> {
         if !in_check {
             eval = match tt {
                 Some(e) if e.bound != Bound::None || e.mv.is_some() => e.eval,
-                _ => evaluate(&self.board),
+                _ => self.evaluate(),
             };
             if eval >= beta {
                 return eval;

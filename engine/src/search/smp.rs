@@ -45,6 +45,10 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     all.extend(job.helper_results.iter().filter_map(|r| lock(r).take()));
     let chosen = choose(&all);
     let mut result = all.swap_remove(chosen).result;
+    // A skill level plays its own choice (the main thread's).
+    if let Some(pick) = main.skill_pick.take() {
+        super::handicap::play_pick(&mut result, pick);
+    }
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
     if interrupted || chosen != 0 {
         job.reporter.final_line(&IterationInfo {

@@ -2,12 +2,14 @@
 //! moves and counters, and the bookkeeping every node uses (node counting
 //! and polling, the PV table, the per-ply frames).
 
+use super::handicap::SkillPick;
 use super::history::{self, Context};
 use super::job::SearchJob;
 use super::root_moves::RootMove;
 use super::{IterationInfo, Limits, Reporter, Shared, ThreadData};
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
+use crate::strength::{Grade, Rng};
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::Ordering;
@@ -74,6 +76,16 @@ pub(super) struct Worker<'a> {
     /// one does not store its score in the shared table.
     pub rule_hits: u64,
     pub rule_cache: Vec<Option<(u64, Outcome)>>,
+    /// The pruning the `pruning` option leaves on (all of it by default):
+    /// the null move; razoring and reverse futility; pruning moves.
+    pub prune_null: bool,
+    pub prune_static: bool,
+    pub prune_moves: bool,
+    /// The evaluation is not the full one (`knowledge`, `randomness`).
+    pub custom_eval: bool,
+    /// A skill level's choice after the last completed iteration.
+    pub skill_pick: Option<SkillPick>,
+    pub rng: Rng,
 }
 
 impl<'a> Worker<'a> {
@@ -114,6 +126,12 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             rule_hits: 0,
             rule_cache: vec![None; RULE_CACHE],
+            prune_null: limits.strength.pruning > Grade::None,
+            prune_static: limits.strength.pruning > Grade::Small,
+            prune_moves: limits.strength.pruning > Grade::Medium,
+            custom_eval: limits.strength.custom_eval(),
+            skill_pick: None,
+            rng: Rng::new(limits.strength.seed),
         }
     }
 

@@ -1,0 +1,74 @@
+//! The search side of `crate::strength`: the evaluation a weakened engine
+//! uses, and a skill level's choice of move. At full strength neither does
+//! anything: `evaluate` is the plain evaluation behind one flag, and no
+//! pick is made.
+
+use super::SearchResult;
+use super::root_moves::RootMove;
+use super::worker::Worker;
+use crate::eval::{evaluate, evaluate_partial};
+use crate::score::Score;
+use crate::strength::{self, Grade};
+use xiangqi::types::Move;
+
+/// The line a skill level chose, and the reply to ponder on.
+pub(crate) struct SkillPick {
+    line: RootMove,
+    ponder: Option<Move>,
+}
+
+impl Worker<'_> {
+    /// The static evaluation of the current position, as the `knowledge`
+    /// and `randomness` options have it.
+    #[inline(always)]
+    pub(super) fn evaluate(&self) -> Score {
+        if self.custom_eval {
+            self.handicapped_evaluate()
+        } else {
+            evaluate(&self.board)
+        }
+    }
+
+    fn handicapped_evaluate(&self) -> Score {
+        let s = &self.limits.strength;
+        let v = match s.knowledge {
+            Grade::Large => evaluate(&self.board),
+            k => evaluate_partial(
+                &self.board,
+                |i| strength::keeps_term(k, i),
+                k != Grade::None,
+            ),
+        };
+        let mask = s.randomness.mask();
+        if mask == 0 {
+            v
+        } else {
+            v + strength::noise(self.board.key(), s.seed, mask)
+        }
+    }
+
+    /// After a completed iteration of the main thread: a skill level picks
+    /// the line it will play among the best `lines` (if it stops here).
+    pub(super) fn skill_iteration_done(&mut self, lines: usize) {
+        if !self.limits.strength.skill_enabled() {
+            return;
+        }
+        let lines = lines.clamp(1, self.root_moves.len());
+        let scores: Vec<Score> = self.root_moves[..lines].iter().map(|r| r.score).collect();
+        let i = strength::pick(&scores, self.limits.strength.skill, &mut self.rng);
+        let line = self.root_moves[i].clone();
+        let ponder = match line.pv.get(1) {
+            Some(&m) => Some(m),
+            None => self.ponder_from_tt(line.mv),
+        };
+        self.skill_pick = Some(SkillPick { line, ponder });
+    }
+}
+
+/// Play the skill level's choice instead of the best move.
+pub(super) fn play_pick(result: &mut SearchResult, pick: SkillPick) {
+    result.best = Some(pick.line.mv);
+    result.ponder = pick.ponder;
+    result.score = pick.line.score;
+    result.pv = pick.line.pv;
+}

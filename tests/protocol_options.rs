@@ -1,0 +1,400 @@
+//! The options users expect, in sessions against the real binary: playing
+//! strength (UCI `Skill Level`, `UCI_LimitStrength`/`UCI_Elo`; UCCI
+//! `randomness`, `pruning`, `knowledge`), `UCI_AnalyseMode`, the debug log,
+//! `nodestime`, `UCI_ShowWDL` in UCCI, and the version in `id name`.
+
+mod common;
+
+use common::{EngineProcess, assert_legal_bestmove, bestmove_of};
+use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, LEVEL_ELO};
+use jiangjun_engine::time::{Clock, allocate};
+use xiangqi::Board;
+
+/// Red mates in three, starting with the rook sacrifice d8d9.
+const MATE_IN_3: &str = "1rbak3r/1N1Ra4/cR2b1N2/9/9/9/9/9/5p3/4K4 w - - 0 1";
+const MATE_MOVE: &str = "d8d9";
+/// A quiet middlegame, out of the book.
+const MIDDLEGAME: &str =
+    "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3";
+
+fn uci() -> EngineProcess {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.until_prefix("uciok");
+    e
+}
+
+fn ucci() -> EngineProcess {
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    e.until_prefix("ucciok");
+    e
+}
+
+/// `go` and the lines up to its `bestmove`.
+fn go(e: &mut EngineProcess, go: &str) -> Vec<String> {
+    e.send(go);
+    e.read_until(|l| l.starts_with("bestmove") || l.starts_with("nobestmove"))
+}
+
+/// The depth of the last `info depth` line.
+fn last_depth(lines: &[String]) -> Option<u32> {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|d| d.parse().ok())
+}
+
+/// The value after `key` in an info line.
+fn field(line: &str, key: &str) -> Option<i64> {
+    let mut t = line.split_whitespace();
+    while let Some(w) = t.next() {
+        if w == key {
+            return t.next().and_then(|v| v.parse().ok());
+        }
+    }
+    None
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
+}
+
+#[test]
+fn uci_announces_the_options_and_the_version() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    let lines = e.until_prefix("uciok");
+    let name = format!("id name Jiangjun {} (", env!("CARGO_PKG_VERSION"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&name) && l.ends_with(')')),
+        "{lines:#?}"
+    );
+    let elo =
+        format!("option name UCI_Elo type spin default {ELO_MIN} min {ELO_MIN} max {ELO_MAX}");
+    for want in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        &elo,
+        "option name UCI_AnalyseMode type check default false",
+        "option name Debug Log File type string default <empty>",
+        "option name nodestime type spin default 0 min 0 max 10000",
+        "option name Random Seed type spin default 0 min 0 max 2147483647",
+        "option name UCI_ShowWDL type check default false",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "missing {want}");
+    }
+    // UCCI's own options are not announced in UCI.
+    assert!(!lines.iter().any(|l| l.contains("randomness")));
+}
+
+#[test]
+fn ucci_announces_its_options_and_the_version() {
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    let lines = e.until_prefix("ucciok");
+    let name = format!("id name Jiangjun {} (", env!("CARGO_PKG_VERSION"));
+    assert!(lines.iter().any(|l| l.starts_with(&name)), "{lines:#?}");
+    let version = format!("id version {} (", env!("CARGO_PKG_VERSION"));
+    assert!(lines.iter().any(|l| l.starts_with(&version)), "{lines:#?}");
+    for want in [
+        "option randomness type combo var none var tiny var small var medium var large var huge default none",
+        "option pruning type combo var none var small var medium var large default large",
+        "option knowledge type combo var none var small var medium var large default large",
+        "option debuglogfile type string default <empty>",
+        "option randomseed type spin min 0 max 2147483647 default 0",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "missing {want}");
+    }
+    assert!(!lines.iter().any(|l| l.contains("Skill Level")));
+}
+
+#[test]
+fn skill_level_zero_misses_a_mate_that_level_20_finds() {
+    let board = Board::from_fen(MATE_IN_3).unwrap();
+    let mut e = uci();
+    e.send(&format!("position fen {MATE_IN_3}"));
+    let full = go(&mut e, "go depth 8");
+    assert_eq!(
+        bestmove_of(full.last().unwrap()).as_deref(),
+        Some(MATE_MOVE)
+    );
+    assert!(full.iter().any(|l| l.contains(" score mate ")), "{full:#?}");
+    e.send("setoption name Skill Level value 0");
+    let mut played = Vec::new();
+    for seed in 1..=4 {
+        for _ in 0..2 {
+            e.send(&format!("setoption name Random Seed value {seed}"));
+            e.send("ucinewgame");
+            e.send(&format!("position fen {MATE_IN_3}"));
+            let weak = go(&mut e, "go depth 8");
+            assert_legal_bestmove(weak.last().unwrap(), &board);
+            // One ply deep, one line reported (MultiPV 1 as set).
+            assert_eq!(last_depth(&weak), Some(1), "{weak:#?}");
+            assert!(weak.iter().all(|l| !l.contains(" multipv 2 ")));
+            played.push(bestmove_of(weak.last().unwrap()).unwrap());
+        }
+    }
+    assert!(played.iter().all(|m| m != MATE_MOVE), "{played:?}");
+    // The same seed plays the same move.
+    for pair in played.chunks(2) {
+        assert_eq!(pair[0], pair[1], "{played:?}");
+    }
+    assert!(errors(&e.log).is_empty(), "{:#?}", e.log);
+}
+
+#[test]
+fn limit_strength_maps_the_elo_onto_a_level() {
+    let mut e = uci();
+    e.send(&format!("position fen {MATE_IN_3}"));
+    e.send("setoption name UCI_LimitStrength value true");
+    // The lowest Elo is level 0: one ply.
+    e.send(&format!("setoption name UCI_Elo value {ELO_MIN}"));
+    assert_eq!(last_depth(&go(&mut e, "go depth 12")), Some(1));
+    // Between the Elo of levels 9 and 10 is level 9.x: depth 1 + 9.
+    let elo = (LEVEL_ELO[9] + LEVEL_ELO[10]) / 2;
+    e.send(&format!("setoption name UCI_Elo value {elo}"));
+    assert_eq!(last_depth(&go(&mut e, "go depth 12")), Some(10));
+    // The highest is full strength.
+    e.send(&format!("setoption name UCI_Elo value {ELO_MAX}"));
+    assert_eq!(last_depth(&go(&mut e, "go depth 12")), Some(12));
+    // Without UCI_LimitStrength the skill level counts (20 by default).
+    e.send(&format!("setoption name UCI_Elo value {ELO_MIN}"));
+    e.send("setoption name UCI_LimitStrength value false");
+    assert_eq!(last_depth(&go(&mut e, "go depth 6")), Some(6));
+    e.send("setoption name Skill Level value 3");
+    assert_eq!(last_depth(&go(&mut e, "go depth 12")), Some(4));
+    assert!(errors(&e.log).is_empty(), "{:#?}", e.log);
+}
+
+#[test]
+fn bad_values_are_errors_and_keep_the_old_value() {
+    let mut e = uci();
+    e.send("setoption name Skill Level value 2");
+    for bad in [
+        "setoption name Skill Level value 21",
+        "setoption name Skill Level value -1",
+        "setoption name Skill Level value many",
+        &format!("setoption name UCI_Elo value {}", ELO_MIN - 1),
+        &format!("setoption name UCI_Elo value {}", ELO_MAX + 1),
+        "setoption name UCI_LimitStrength value maybe",
+        "setoption name UCI_AnalyseMode value 7",
+        "setoption name nodestime value -1",
+        "setoption name Random Seed value x",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:#?}");
+    }
+    e.send(&format!("position fen {MATE_IN_3}"));
+    // Still level 2: depth 3.
+    assert_eq!(last_depth(&go(&mut e, "go depth 10")), Some(3));
+
+    let mut e = ucci();
+    for bad in [
+        "setoption randomness wild",
+        "setoption pruning tiny",
+        "setoption knowledge",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:#?}");
+    }
+}
+
+#[test]
+fn analyse_mode_plays_no_book_moves() {
+    let mut e = uci();
+    e.send("position startpos");
+    let lines = go(&mut e, "go movetime 200");
+    assert!(lines.iter().any(|l| l.starts_with("info string book move")));
+    e.send("setoption name UCI_AnalyseMode value true");
+    let lines = go(&mut e, "go movetime 200");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    assert_legal_bestmove(lines.last().unwrap(), &Board::startpos());
+    e.send("setoption name UCI_AnalyseMode value false");
+    let lines = go(&mut e, "go movetime 200");
+    assert!(lines.iter().any(|l| l.starts_with("info string book move")));
+}
+
+#[test]
+fn debug_log_file_copies_both_directions() {
+    let dir = std::env::temp_dir().join(format!("jj-log-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("debug.log");
+    let _ = std::fs::remove_file(&path);
+    let mut e = uci();
+    e.send(&format!(
+        "setoption name Debug Log File value {}",
+        path.display()
+    ));
+    e.sync();
+    e.send("position startpos moves h2e2 h9g7");
+    let lines = go(&mut e, "go depth 3");
+    e.send("setoption name Debug Log File value");
+    e.sync();
+    e.send("isready");
+    e.until_prefix("readyok");
+    let log = std::fs::read_to_string(&path).unwrap();
+    let logged: Vec<&str> = log.lines().collect();
+    assert_eq!(logged[0], ">> isready");
+    assert_eq!(logged[1], "<< readyok");
+    assert!(logged.contains(&">> position startpos moves h2e2 h9g7"));
+    assert!(logged.contains(&">> go depth 3"));
+    // Every line written while the log was open is in it, in order.
+    let out: Vec<&str> = logged
+        .iter()
+        .filter_map(|l| l.strip_prefix("<< "))
+        .collect();
+    assert_eq!(
+        &out[1..1 + lines.len()],
+        &lines.iter().map(|s| s.as_str()).collect::<Vec<_>>()[..]
+    );
+    assert_eq!(
+        logged.last(),
+        Some(&">> setoption name Debug Log File value")
+    );
+
+    // A file that cannot be opened: an error, and the engine goes on.
+    e.send(&format!(
+        "setoption name Debug Log File value {}",
+        dir.join("no/such/dir/x.log").display()
+    ));
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:#?}");
+    assert!(lines[0].contains("debug log"), "{lines:#?}");
+    e.send("position startpos moves h2e2");
+    let lines = go(&mut e, "go depth 2");
+    assert!(bestmove_of(lines.last().unwrap()).is_some());
+
+    // UCCI's name for it.
+    let path2 = dir.join("ucci.log");
+    let mut e = ucci();
+    e.send(&format!("setoption debuglogfile {}", path2.display()));
+    e.sync();
+    e.send("setoption debuglogfile <empty>");
+    e.sync();
+    let log = std::fs::read_to_string(&path2).unwrap();
+    assert_eq!(
+        log,
+        ">> isready\n<< readyok\n>> setoption debuglogfile <empty>\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nodestime_turns_the_clock_into_nodes() {
+    let run = || {
+        let mut e = uci();
+        e.send("setoption name OwnBook value false");
+        e.send("setoption name nodestime value 500");
+        e.send(&format!("position fen {MIDDLEGAME}"));
+        let lines = go(&mut e, "go wtime 10000 btime 10000");
+        let nodes: Vec<i64> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .filter_map(|l| field(l, "nodes"))
+            .collect();
+        (nodes, bestmove_of(lines.last().unwrap()))
+    };
+    let budget = allocate(
+        &Clock {
+            time: Some(10_000),
+            ..Clock::default()
+        },
+        10,
+    )
+    .unwrap()
+    .optimum
+    .as_millis() as i64
+        * 500;
+    let (nodes, best) = run();
+    let last = *nodes.last().expect("info lines");
+    // The search stops on the node budget (checked every 1024 nodes); the
+    // last complete iteration reported used part of it.
+    assert!(last <= budget + 1024, "{last} > {budget}");
+    assert!(last >= budget / 5, "{last} much below {budget}");
+    // Counting nodes, not time: the same search again is the same search.
+    assert_eq!(run(), (nodes, best));
+}
+
+#[test]
+fn ucci_randomness_varies_the_search_only_when_asked() {
+    let scores = |randomness: &str| {
+        let mut e = ucci();
+        e.send(&format!("setoption randomness {randomness}"));
+        let mut out = Vec::new();
+        for seed in 1..=4 {
+            e.send(&format!("setoption randomseed {seed}"));
+            e.send("setoption newgame");
+            e.send(&format!("position fen {MIDDLEGAME}"));
+            let lines = go(&mut e, "go depth 5");
+            let score = lines
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth"))
+                .and_then(|l| field(l, "score"))
+                .unwrap();
+            out.push((score, bestmove_of(lines.last().unwrap())));
+        }
+        assert!(errors(&e.log).is_empty(), "{:#?}", e.log);
+        out
+    };
+    let none = scores("none");
+    assert!(none.windows(2).all(|w| w[0] == w[1]), "{none:?}");
+    let huge = scores("huge");
+    assert!(huge.windows(2).any(|w| w[0] != w[1]), "{huge:?}");
+}
+
+#[test]
+fn ucci_pruning_none_and_knowledge_none_still_find_mates() {
+    let mut e = ucci();
+    e.send("setoption pruning none");
+    e.send("setoption knowledge none");
+    e.send(&format!("position fen {MATE_IN_3}"));
+    let lines = go(&mut e, "go depth 7");
+    assert_eq!(
+        bestmove_of(lines.last().unwrap()).as_deref(),
+        Some(MATE_MOVE)
+    );
+    assert!(errors(&e.log).is_empty(), "{:#?}", e.log);
+}
+
+#[test]
+fn ucci_shows_wdl_when_asked() {
+    for set in [
+        "setoption UCI_ShowWDL true",
+        "setoption name UCI_ShowWDL value true",
+    ] {
+        let mut e = ucci();
+        e.send(&format!("position fen {MIDDLEGAME}"));
+        let plain = go(&mut e, "go depth 3");
+        assert!(!plain.iter().any(|l| l.contains(" wdl ")));
+        e.send(set);
+        let lines = go(&mut e, "go depth 3");
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert!(!infos.is_empty());
+        for l in infos {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|&w| w == "wdl").expect("wdl");
+            let sum: u32 = t[i + 1..i + 4]
+                .iter()
+                .map(|v| v.parse::<u32>().unwrap())
+                .sum();
+            assert_eq!(sum, 1000, "{l}");
+            assert!(l.contains(" pv "), "{l}");
+        }
+        assert!(errors(&e.log).is_empty(), "{:#?}", e.log);
+    }
+}
