@@ -104,6 +104,11 @@ pub fn allocate(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
             (optimum, maximum)
         }
     };
+    log::debug!(
+        "time: clock {time} ms, increment {} ms, moves to go {:?}: optimum {optimum} ms, maximum {maximum} ms",
+        clock.inc,
+        clock.movestogo
+    );
     Some(Budget {
         optimum: Duration::from_millis(optimum.max(1)),
         maximum: Duration::from_millis(maximum.max(1)),

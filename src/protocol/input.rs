@@ -64,7 +64,9 @@ pub fn read_lines(input: impl Read, tx: Sender<Event>) {
         let event = if total > MAX_LINE {
             Event::Overlong(total)
         } else {
-            Event::Line(String::from_utf8_lossy(&buf).trim().to_string())
+            let line = String::from_utf8_lossy(&buf).trim().to_string();
+            log::debug!(">> {line}");
+            Event::Line(line)
         };
         if tx.send(event).is_err() {
             return;

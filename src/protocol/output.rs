@@ -39,6 +39,7 @@ impl Output {
         };
         // Logged first: whatever the GUI sends in reply comes after it.
         self.log.output(text);
+        log::debug!("<< {text}");
         let _ = sink.write_all(text.as_bytes());
         let _ = sink.write_all(b"\n");
         let _ = sink.flush();
