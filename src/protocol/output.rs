@@ -122,19 +122,23 @@ fn pv_text(pv: &[Move]) -> String {
 
 impl Printer {
     /// A UCCI `info depth` line, with `extra` fields before the PV.
+    /// ` wdl W D L` if a client asked for it (`UCI_ShowWDL`), else nothing.
+    fn wdl_text(&self, score: Score) -> String {
+        if self.show_wdl {
+            let (w, d, l) = wdl(score);
+            format!(" wdl {w} {d} {l}")
+        } else {
+            String::new()
+        }
+    }
+
     fn ucci_depth_line(&self, info: &IterationInfo, extra: &str) {
         let multipv = if self.multipv > 1 {
             format!(" multipv {}", info.multipv)
         } else {
             String::new()
         };
-        // WDL only if a client asked for it (`UCI_ShowWDL`).
-        let wdl_text = if self.show_wdl {
-            let (w, d, l) = wdl(info.score);
-            format!(" wdl {w} {d} {l}")
-        } else {
-            String::new()
-        };
+        let wdl_text = self.wdl_text(info.score);
         self.out.line(&format!(
             "info depth {} score {}{multipv}{wdl_text}{extra} pv {}",
             info.depth,
@@ -187,12 +191,7 @@ impl Reporter for Printer {
                     Bound::Upper => " upperbound",
                     _ => "",
                 };
-                let wdl_text = if self.show_wdl {
-                    let (w, d, l) = wdl(info.score);
-                    format!(" wdl {w} {d} {l}")
-                } else {
-                    String::new()
-                };
+                let wdl_text = self.wdl_text(info.score);
                 self.out.line(&format!(
                     "info depth {} seldepth {} multipv {} score {score}{bound}{wdl_text} nodes {} nps {nps} hashfull {} time {} pv {}",
                     info.depth,
