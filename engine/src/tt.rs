@@ -31,6 +31,20 @@ pub struct TtEntry {
     pub pv: bool,
 }
 
+impl TtEntry {
+    /// The stored score settles a node searched with the window
+    /// (`alpha`, `beta`): exact, or a bound on the side of the window.
+    #[inline]
+    pub fn cuts(&self, alpha: Score, beta: Score) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,

@@ -108,12 +108,7 @@ impl Worker<'_> {
             && rule60_safe
             && let Some(e) = tt
             && e.depth >= depth
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-                Bound::None => false,
-            }
+            && e.cuts(alpha, beta)
         {
             return e.score;
         }

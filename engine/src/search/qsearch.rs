@@ -37,12 +37,7 @@ impl Worker<'_> {
         if !PV
             && self.board.rule60() < 110
             && let Some(e) = tt
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-                Bound::None => false,
-            }
+            && e.cuts(alpha, beta)
         {
             return e.score;
         }
