@@ -223,7 +223,7 @@ pub fn noise(key: u64, salt: u64, mask: Score) -> Score {
 
 /// SplitMix64's finaliser: a well-spread 64-bit hash.
 #[inline]
-fn mix(mut z: u64) -> u64 {
+pub fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
