@@ -13,7 +13,8 @@
 # SAN moves are matched against ../shared/tools/oracle.py's legal moves), no
 # illegal-move, crash, time-loss or "xboard exit" endings, and `jiangjun judge`
 # agrees with XBoard's mate and stalemate rulings. Prints the time taken;
-# exit status 0 if all is well, 1 if not, 2 for a bad setup.
+# exit status 0 if all is well, 1 if not, 2 for a bad setup, 3 when the
+# packages cannot be installed (no root, no network).
 #
 # Settings: XB_TC (XBoard -tc, default 0:06), XB_INC (-inc, default 0.1),
 # XB_DRAW_MOVES (-adjudicateDrawMoves, default 150), XB_TIMEOUT (seconds for
@@ -39,13 +40,16 @@ as_root() {
 if ! command -v xboard >/dev/null || ! command -v uci2wb >/dev/null \
     || ! command -v xvfb-run >/dev/null || ! command -v xauth >/dev/null; then
     echo "xboard-smoke: installing xboard uci2wb xvfb xauth" >&2
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        xboard uci2wb xvfb xauth >/dev/null
+    if ! { as_root apt-get update -qq \
+        && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            xboard uci2wb xvfb xauth >/dev/null; }; then
+        echo "xboard-smoke: could not install xboard uci2wb xvfb xauth" >&2
+        exit 3
+    fi
 fi
 if ! python3 -c 'import pyffish' 2>/dev/null; then
     echo "xboard-smoke: installing pyffish" >&2
-    python3 -m pip install -q pyffish
+    python3 -m pip install -q pyffish || { echo "xboard-smoke: could not install pyffish" >&2; exit 3; }
 fi
 echo "xboard-smoke: setup took $((SECONDS - start)) s" >&2
 
