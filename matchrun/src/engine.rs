@@ -647,6 +647,24 @@ fn mate_score(text: &str) -> Option<i32> {
     })
 }
 
+/// ElephantEye's mate value: a UCCI score of `10000 - n` is a mate in `n`
+/// plies, `n - 10000` being mated in `n` plies.
+const UCCI_MATE: i64 = 10000;
+/// UCCI scores beyond this (in absolute value) are wins, as in ElephantEye
+/// (`WIN_VALUE`); scores within it are centipawns.
+const UCCI_WIN: i64 = 9800;
+
+/// A bare UCCI score: centipawns, or a mate in ElephantEye's convention.
+fn ucci_score(text: &str) -> Option<i32> {
+    let v = parse_int(text)?;
+    let size = v.saturating_abs();
+    if size <= UCCI_WIN || size > UCCI_MATE {
+        return cp_score(text);
+    }
+    let plies = (UCCI_MATE - size) as i32;
+    Some(if v > 0 { MATE - plies } else { plies - MATE })
+}
+
 /// Take the depth and score of an `info` line into `reply`.
 fn parse_info(line: &str, reply: &mut Reply) {
     let t: Vec<&str> = line.split_whitespace().collect();
@@ -668,9 +686,9 @@ fn parse_info(line: &str, reply: &mut Reply) {
                     score = t.get(i + 2).and_then(|v| mate_score(v));
                     i += 3;
                 }
-                // UCCI writes the number alone.
+                // UCCI writes the number alone, mates as ElephantEye does.
                 Some(v) => {
-                    score = cp_score(v);
+                    score = ucci_score(v);
                     i += 2;
                 }
                 None => i += 1,

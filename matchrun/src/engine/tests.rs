@@ -102,6 +102,12 @@ fn scores_saturate() {
     assert_eq!(score("info depth 5 score mate -2"), Some(4 - MATE));
     assert_eq!(score("info depth 5 score mate 0"), Some(-MATE));
     assert_eq!(score("info depth 5 score 120"), Some(120));
+    // UCCI mates as ElephantEye writes them: 10000 - plies.
+    assert_eq!(score("info depth 5 score 9997"), Some(MATE - 3));
+    assert_eq!(score("info depth 5 score -9996"), Some(4 - MATE));
+    assert_eq!(score("info depth 5 score 9800"), Some(9800));
+    assert_eq!(score("info depth 5 score -9800"), Some(-9800));
+    assert_eq!(score("info depth 5 score 10001"), Some(10001));
     // Out-of-range numbers neither panic nor wrap.
     let mated = MAX_MATE_PLIES - MATE;
     let mates = MATE - MAX_MATE_PLIES;
