@@ -55,6 +55,13 @@ pub fn mate_is_settled(depth: i32, score: Score) -> bool {
     plies <= last || depth >= MATE_DEPTH_FACTOR * plies
 }
 
+/// On a low clock, up to this many milliseconds (and at most half the
+/// clock) stay in reserve beyond the overhead. With an increment, the clock
+/// then settles where the planned time equals the increment, about 160 ms
+/// at 1 s + 10 ms instead of 80 ms, which leaves room for the stalls of a
+/// loaded machine (another process, or more search threads than cores).
+pub const LOW_CLOCK_RESERVE: u64 = 100;
+
 /// The clock part of a `go` command, in milliseconds, for the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
@@ -88,8 +95,10 @@ pub fn allocate(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
         });
     }
     let time = clock.time?;
-    // Keep the overhead plus a small safety margin that grows with the clock.
-    let reserve = overhead_ms + (time / 50).min(200);
+    // Keep the overhead plus a safety margin: a share of the clock, and on a
+    // low clock up to half of it, so that the clock settles well above zero
+    // (see LOW_CLOCK_RESERVE).
+    let reserve = overhead_ms + (time / 50).min(200).max((time / 2).min(LOW_CLOCK_RESERVE));
     let avail = time.saturating_sub(reserve).max(1);
     let (optimum, maximum) = match clock.movestogo {
         Some(mtg) if mtg <= 1 => {
@@ -313,6 +322,24 @@ mod tests {
         .unwrap();
         assert!(ms(b.optimum) >= 20 && ms(b.optimum) <= 60, "{b:?}");
         assert!(ms(b.maximum) <= 300);
+    }
+
+    /// Below about 160 ms at 1 s + 10 ms the plan is to spend less than the
+    /// increment, so the clock grows back instead of running down.
+    #[test]
+    fn a_low_clock_grows_back() {
+        for time in (20..=160).step_by(10) {
+            let b = allocate(
+                &Clock {
+                    time: Some(time),
+                    inc: 10,
+                    ..Clock::default()
+                },
+                10,
+            )
+            .unwrap();
+            assert!(ms(b.optimum) < 10, "{time}+10: {b:?}");
+        }
     }
 
     #[test]
