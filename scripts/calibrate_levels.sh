@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # Calibrate the Elo scale of the skill levels (UCI `Skill Level`, and so
-# `UCI_Elo`) by matches with `jiangjun match`:
+# `UCI_Elo`) by matches with `jiangjun match`, as a ladder:
 #
-#   1. full-strength Jiangjun against Fairy-Stockfish (UCCI mode), which
+#   1. the highest level measured against full-strength Jiangjun, and each
+#      level against the next one up (a weak level scores nothing against
+#      full strength, so a direct match would measure nothing);
+#   2. full-strength Jiangjun against Fairy-Stockfish (UCCI mode), which
 #      places Fairy-Stockfish on the scale;
-#   2. each level against full-strength Jiangjun;
-#   3. each level against Fairy-Stockfish.
+#   3. the levels in FSF_LEVELS also against Fairy-Stockfish: a second,
+#      independent estimate for those levels.
 #
 # The scale: full-strength Jiangjun at this time control is ANCHOR Elo (the
-# top of `LEVEL_ELO` in engine/src/strength.rs). Each level gets one
-# estimate per opponent (the match's Elo difference plus the opponent's
-# Elo, pentanomial 95% intervals; the Fairy-Stockfish estimate also carries
-# the anchor match's error) and their inverse-variance mean. A match won or
-# lost without a single point measures nothing and is left out. The table
-# is printed, then a `LEVEL_ELO` line for engine/src/strength.rs.
+# top of `LEVEL_ELO` in engine/src/strength.rs). A level's ladder estimate
+# is the next level's Elo plus the match's Elo difference; the 95% errors
+# (pentanomial) add in quadrature down the ladder. A Fairy-Stockfish
+# estimate is Fairy-Stockfish's Elo plus the difference, with the anchor
+# match's error added. The two are combined by inverse variance. A match won
+# or lost without a single point measures nothing: the ladder stops there
+# and the levels below are extrapolated (100 Elo a level). The table is
+# printed, then a `LEVEL_ELO` line for engine/src/strength.rs.
 #
 # Usage (from the project root; all settings are environment variables):
 #
 #   scripts/calibrate_levels.sh
-#   GAMES=400 TC=10+0.1 CONCURRENCY=2 LEVELS="0 5 10 15 19" scripts/calibrate_levels.sh
+#   GAMES=400 TC=10+0.1 LEVELS="0 4 8 12 16 19" FSF_LEVELS="16 19" scripts/calibrate_levels.sh
 #   GAMES=2 LEVELS="0 19" TC=2+0.02 scripts/calibrate_levels.sh   # a smoke run
 #
 #   JJ           the engine binary (default target/release/jiangjun, built if missing)
@@ -28,8 +33,8 @@
 #   GAMES        games per match (default 200; even: each opening twice)
 #   TC           time control (default 10+0.1)
 #   CONCURRENCY  games at once (default 2)
-#   LEVELS       levels to measure (default 0 to 19)
-#   FSF_LEVELS   levels that also play Fairy-Stockfish (default: LEVELS)
+#   LEVELS       levels to measure, any order (default "0 4 8 12 16 19")
+#   FSF_LEVELS   levels that also play Fairy-Stockfish (default: none)
 #   ANCHOR       Elo of full-strength Jiangjun (default 2850)
 #   OUT          directory for the PGN files and match logs (default calibration-<date>)
 #
@@ -46,8 +51,8 @@ OPENINGS=${OPENINGS:-$ROOT/../shared/data/openings/openings.epd}
 GAMES=${GAMES:-200}
 TC=${TC:-10+0.1}
 CONCURRENCY=${CONCURRENCY:-2}
-LEVELS=${LEVELS:-$(seq -s ' ' 0 19)}
-FSF_LEVELS=${FSF_LEVELS:-$LEVELS}
+LEVELS=$(tr ' ' '\n' <<<"${LEVELS:-0 4 8 12 16 19}" | grep . | sort -n | uniq | paste -sd' ')
+FSF_LEVELS=${FSF_LEVELS:-}
 ANCHOR=${ANCHOR:-2850}
 OUT=${OUT:-calibration-$(date +%Y%m%d-%H%M%S)}
 
@@ -108,9 +113,18 @@ if ((use_fsf)); then
     echo "Fairy-Stockfish: $fsf_elo +/- $fsf_err (full-strength Jiangjun $ANCHOR; score $score%)" >&2
 fi
 
-declare -A vs_jj vs_fsf
-for L in $LEVELS; do
-    vs_jj[$L]=$(play "level$L-vs-full" "$(level_spec "$L")" "$FULL")
+declare -A ladder vs_fsf up
+read -ra asc <<<"$LEVELS"
+for ((i = ${#asc[@]} - 1; i >= 0; i--)); do
+    L=${asc[i]}
+    if ((i == ${#asc[@]} - 1)); then
+        up[$L]=20
+        ladder[$L]=$(play "level$L-vs-full" "$(level_spec "$L")" "$FULL")
+    else
+        U=${asc[i + 1]}
+        up[$L]=$U
+        ladder[$L]=$(play "level$L-vs-level$U" "$(level_spec "$L")" "$(level_spec "$U")")
+    fi
     if ((use_fsf)) && [[ " $FSF_LEVELS " == *" $L "* ]]; then
         vs_fsf[$L]=$(play "level$L-vs-fsf" "$(level_spec "$L")" "$FAIRY")
     else
@@ -118,46 +132,54 @@ for L in $LEVELS; do
     fi
 done
 
-# The table, and a LEVEL_ELO line (levels not measured are interpolated;
-# the figures are made to rise).
+# The table (from the top of the ladder down), and a LEVEL_ELO line (levels
+# not measured are interpolated; the figures are made to rise).
 {
     echo "anchor $ANCHOR $fsf_elo $fsf_err"
-    for L in $LEVELS; do echo "level $L ${vs_jj[$L]} ${vs_fsf[$L]}"; done
+    for ((i = ${#asc[@]} - 1; i >= 0; i--)); do
+        L=${asc[i]}
+        echo "level $L ${up[$L]} ${ladder[$L]} ${vs_fsf[$L]}"
+    done
 } | awk -v tc="$TC" -v games="$GAMES" '
     # One estimate: sets E and R (Elo and 95% error) and returns 1, or
     # returns 0 when the match measured nothing (no result, or all points
-    # to one side).
+    # to one side) or its base is unknown.
     function est(d, e, s, base, berr) {
-        if (d == "nan" || base == "nan" || s <= 0 || s >= 100) return 0
+        if (d == "nan" || base == "" || base == "nan" || s <= 0 || s >= 100) return 0
         E = base + d
-        R = (berr == "nan") ? e : sqrt(e * e + berr * berr)
+        R = (berr == "nan" || berr == "") ? e : sqrt(e * e + berr * berr)
         return 1
     }
-    function cell(ok, d, s) {
+    function cell(ok, d, s, vs) {
         if (ok) return sprintf("%.0f +/- %.0f", E, R)
         if (d == "nan" && s == "nan") return "-"
-        return sprintf("(score %s%%)", s)
+        return sprintf("(score %s%% vs %s)", s, vs)
     }
-    $1 == "anchor" { anchor = $2; fsf = $3; fsferr = $4; next }
+    $1 == "anchor" {
+        anchor = $2; fsf = $3; fsferr = $4; next
+    }
     {
-        L = $2; n++; lv[n] = L; w = 0; sum = 0
-        ok = est($3, $4, $5, anchor, "nan"); ta[L] = cell(ok, $3, $5)
+        L = $2; U = $3; n++; lv[n] = L; w = 0; sum = 0
+        if (U == 20) { base = anchor; berr = "nan" } else if (U in comb) { base = comb[U]; berr = cerr[U] } else { base = "nan"; berr = "nan" }
+        ok = est($4, $5, $6, base, berr); ta[L] = cell(ok, $4, $6, (U == 20 ? "full" : "level " U))
         if (ok) { w += 1 / (R * R + 1e-9); sum += E / (R * R + 1e-9) }
-        ok = est($6, $7, $8, fsf, fsferr); tb[L] = cell(ok, $6, $8)
+        ok = est($7, $8, $9, fsf, fsferr); tb[L] = cell(ok, $7, $9, "FSF")
         if (ok) { w += 1 / (R * R + 1e-9); sum += E / (R * R + 1e-9) }
         if (w > 0) { comb[L] = sum / w; cerr[L] = 1 / sqrt(w) }
+        opp[L] = (U == 20) ? "full strength" : "level " U
+        raw[L] = sprintf("%+.0f +/- %.0f (%s%%)", $4, $5, $6)
     }
     END {
         printf "Skill levels at %s, %s games a match; full-strength Jiangjun = %s Elo", tc, games, anchor
         if (fsf != "nan") printf "; Fairy-Stockfish 11.1 = %s +/- %s", fsf, fsferr
-        printf "\n\n| Level | vs Jiangjun (Elo +/- 95%%) | vs Fairy-Stockfish (Elo +/- 95%%) | Elo (combined) |\n"
-        printf "|------:|---------------------------|----------------------------------|----------------|\n"
+        printf "\n\n| Level | Ladder match | Elo difference (score) | Ladder Elo (+/- 95%%) | vs Fairy-Stockfish | Elo (combined) |\n"
+        printf "|------:|--------------|------------------------|----------------------|--------------------|----------------|\n"
+        printf "| %5s | %-12s | %-22s | %-20s | %-18s | %-14s |\n", 20, "(anchor)", "", anchor, "", anchor
         for (i = 1; i <= n; i++) {
             L = lv[i]
             c = (L in comb) ? sprintf("%.0f +/- %.0f", comb[L], cerr[L]) : "-"
-            printf "| %5s | %-25s | %-32s | %-14s |\n", L, ta[L], tb[L], c
+            printf "| %5s | vs %-9s | %-22s | %-20s | %-18s | %-14s |\n", L, opp[L], raw[L], ta[L], tb[L], c
         }
-        printf "| %5s | %-25s | %-32s | %-14s |\n", 20, "(anchor)", "", anchor
         # LEVEL_ELO: the measured levels, the anchor at 20, the others
         # interpolated (below the lowest measured: 100 a level); then made
         # to rise strictly up to the anchor.
