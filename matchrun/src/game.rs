@@ -10,6 +10,7 @@
 //! the opponent's move.
 
 use crate::engine::{Engine, Failure, Proto, Reply};
+use crate::host;
 use crate::kv::{KeyValueError, KeyValues};
 use crate::pgn::{GameRecord, MoveRecord};
 use crate::time_control::TimeControl;
@@ -246,6 +247,9 @@ pub fn play(
     // the move each side's running ponder search is on.
     let mut to_ponder: [Option<Move>; 2] = [None, None];
     let mut pondering: [Option<Move>; 2] = [None, None];
+    // The host's steal at the start of each ply, to tell time losses the
+    // hypervisor caused (see `host`).
+    let mut steal_at: Vec<Option<u64>> = Vec::new();
     loop {
         match rules::judge(&board, cfg.fold) {
             Outcome::Ongoing => {}
@@ -310,6 +314,7 @@ pub fn play(
         };
         // Our clock runs from here (the opponent's move).
         let t0 = Instant::now();
+        steal_at.push(host::steal_ms());
         let asked = Asked {
             pondered: pondering[s].take(),
             last: rec.moves.last().map(|r| r.mv),
@@ -330,7 +335,8 @@ pub fn play(
             Err((f, doing)) => {
                 let timed = !matches!(tc[s], TimeControl::Nodes(_) | TimeControl::Depth(_));
                 if matches!(f, Failure::Timeout) && timed {
-                    lose(&mut rec, us, &names, "time forfeit", "lost on time".into());
+                    let what = format!("lost on time{}", steal_note(&steal_at));
+                    lose(&mut rec, us, &names, "time forfeit", what);
                 } else {
                     end_by_failure(&mut rec, us, &names, f, doing);
                 }
@@ -353,7 +359,11 @@ pub fn play(
                         us,
                         &names,
                         "time forfeit",
-                        format!("lost on time ({} ms over)", -c.left_ms),
+                        format!(
+                            "lost on time ({} ms over){}",
+                            -c.left_ms,
+                            steal_note(&steal_at)
+                        ),
                     );
                     break;
                 }
@@ -530,6 +540,24 @@ fn begin(mover: &mut Engine, a: &Asked) -> Result<(), (Failure, &'static str)> {
     }
     mover.start_clock(a.t0);
     Ok(())
+}
+
+/// Plies over which a time loss is put beside the host's steal: a stall
+/// some moves back can have used up the clock.
+const STEAL_WINDOW_PLIES: usize = 10;
+
+/// " (host steal N ms in the last 10 plies)", from the steal at the start
+/// of each ply; empty where the host's steal cannot be read.
+fn steal_note(steal_at: &[Option<u64>]) -> String {
+    let from = steal_at.len().saturating_sub(STEAL_WINDOW_PLIES);
+    match (steal_at.get(from).copied().flatten(), host::steal_ms()) {
+        (Some(then), Some(now)) => format!(
+            " (host steal {} ms in the last {} plies)",
+            now.saturating_sub(then),
+            steal_at.len() - from
+        ),
+        _ => String::new(),
+    }
 }
 
 fn lose(

@@ -41,6 +41,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod host;
 pub mod kv;
 pub mod pgn;
 pub mod spec;
