@@ -57,6 +57,37 @@ fn bench_prints_nodes_and_speed() {
 }
 
 #[test]
+fn bench_evaluates_with_a_network_file() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let net = dir.join("cli-bench.nnue");
+    jiangjun_engine::nnue::Network::random(4)
+        .save(&net)
+        .unwrap();
+    let net = net.to_str().unwrap();
+    let nodes = |out: &str| -> u64 {
+        out.lines()
+            .find(|l| l.starts_with("Nodes searched"))
+            .and_then(|l| l.split(':').nth(1))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no node count: {out}"))
+    };
+    let (ok, plain, _) = run(&["bench", "3"]);
+    assert!(ok);
+    let (ok, with_net, err) = run(&["bench", "3", "--evalfile", net]);
+    assert!(ok, "{err}");
+    // Another evaluation, another search.
+    assert_ne!(nodes(&plain), nodes(&with_net));
+    let (_, again, _) = run(&["bench", "3", "--evalfile", net]);
+    assert_eq!(nodes(&again), nodes(&with_net));
+    let (ok, out, err) = run(&["bench", "3", "--evalfile", "/nonexistent/net.nnue"]);
+    assert!(!ok && out.is_empty());
+    assert!(
+        err.contains("error") && err.contains("/nonexistent/net.nnue"),
+        "{err}"
+    );
+}
+
+#[test]
 fn judge_rules_on_games() {
     let case = |args: &[&str]| {
         let (ok, out, err) = run(args);

@@ -19,6 +19,31 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The searches evaluate with the configured network: a random one labels
+/// the same game's first positions with other scores than the default.
+#[test]
+fn a_network_labels_the_positions() {
+    let dir = scratch("network");
+    let cfg = Config {
+        max_plies: 20,
+        ..small(8)
+    };
+    let with_net = Config {
+        network: Some(std::sync::Arc::new(Network::random(6))),
+        ..cfg.clone()
+    };
+    let read = |cfg: &Config, name: &str| {
+        let path = dir.join(name);
+        gen_games(cfg, Target::Games(1), 1, &path);
+        data::read_records(&path).unwrap()
+    };
+    let (plain, net) = (read(&cfg, "plain"), read(&with_net, "net"));
+    assert!(!plain.is_empty() && !net.is_empty());
+    let scores = |r: &[data::Record]| r.iter().map(|r| r.score).collect::<Vec<_>>();
+    assert_ne!(scores(&plain), scores(&net));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Short games at a small node budget, from the start position.
 fn small(seed: u64) -> Config {
     Config {
@@ -284,6 +309,40 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
     ]);
     assert!(ok, "{err}");
     Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    // The next round's data comes from the network's own self-play.
+    let data2 = dir.join("d2.jjdata");
+    let d2 = data2.to_str().unwrap();
+    let with_net = |out: &str, evalfile: &str| {
+        jiangjun(&[
+            "datagen",
+            "--out",
+            out,
+            "--games",
+            "1",
+            "--nodes",
+            "300",
+            "--start-nodes",
+            "200",
+            "--max-plies",
+            "60",
+            "--threads",
+            "1",
+            "--hash",
+            "2",
+            "--seed",
+            "12",
+            "--evalfile",
+            evalfile,
+        ])
+    };
+    let (ok, _, err) = with_net(d2, n);
+    assert!(ok, "{err}");
+    assert!(err.contains(&format!("network {n}")), "{err}");
+    assert!(!data::read_records(&data2).unwrap().is_empty());
+    let missing = dir.join("missing.nnue");
+    let (ok, _, err) = with_net(d2, missing.to_str().unwrap());
+    assert!(!ok);
+    assert!(err.contains("missing.nnue"), "{err}");
     // Bad options are usage errors.
     let (ok, _, err) = jiangjun(&["datagen", "--out", d]);
     assert!(!ok);

@@ -1,13 +1,19 @@
 //! The options users expect, in sessions against the real binary: playing
 //! strength (UCI `Skill Level`, `UCI_LimitStrength`/`UCI_Elo`; UCCI
 //! `randomness`, `pruning`, `knowledge`), `UCI_AnalyseMode`, the debug log,
-//! `nodestime`, `UCI_ShowWDL` in UCCI, and the version in `id name`.
+//! `nodestime`, `UCI_ShowWDL` in UCCI, `EvalFile` (UCCI `evalfile`), and
+//! the version in `id name`.
 
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of};
+use jiangjun_engine::eval::evaluate;
+use jiangjun_engine::nnue::Network;
+use jiangjun_engine::position::Position;
 use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, LEVEL_ELO};
 use jiangjun_engine::time::{Clock, allocate};
+use std::path::PathBuf;
+use std::sync::Arc;
 use xiangqi::Board;
 
 /// Red mates in three, starting with the rook sacrifice d8d9.
@@ -88,6 +94,7 @@ fn uci_announces_the_options_and_the_version() {
         "option name nodestime type spin default 0 min 0 max 10000",
         "option name Random Seed type spin default 0 min 0 max 2147483647",
         "option name UCI_ShowWDL type check default false",
+        "option name EvalFile type string default <empty>",
     ] {
         assert!(lines.iter().any(|l| l == want), "missing {want}");
     }
@@ -110,6 +117,7 @@ fn ucci_announces_its_options_and_the_version() {
         "option knowledge type combo var none var small var medium var large default large",
         "option debuglogfile type string default <empty>",
         "option randomseed type spin min 0 max 2147483647 default 0",
+        "option evalfile type string default <empty>",
     ] {
         assert!(lines.iter().any(|l| l == want), "missing {want}");
     }
@@ -397,4 +405,188 @@ fn ucci_shows_wdl_when_asked() {
         }
         assert!(errors(&e.log).is_empty(), "{:#?}", e.log);
     }
+}
+
+/// A file in the test's scratch directory holding `bytes`.
+fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// `eval`'s numbers: the side-to-move value of the `final evaluation`
+/// line, and whether a `network evaluation` line came before it.
+fn eval_of(e: &mut EngineProcess) -> (i32, bool) {
+    e.send("eval");
+    let lines = e.until_prefix("final evaluation");
+    let last = lines.last().unwrap();
+    let stm = last
+        .split_once(", ")
+        .and_then(|(_, s)| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no side-to-move score in {last}"));
+    let network = lines.iter().any(|l| l.starts_with("network evaluation"));
+    (stm, network)
+}
+
+/// `setoption` and the lines it prints (up to `readyok`).
+fn set(e: &mut EngineProcess, line: &str) -> Vec<String> {
+    e.send(line);
+    e.sync()
+}
+
+/// The position the sessions below evaluate and search, Black to move.
+const EVAL_FEN: &str = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R b - - 4 3";
+
+/// `setoption name EvalFile`: a missing, garbage, truncated or other-version
+/// file is an `info string error` with the reason, and the evaluation in
+/// force stays (the engine keeps answering); a valid network file is
+/// confirmed with its path and size and then evaluates (`eval` shows it
+/// beside the hand-made evaluation, and searches use it); an empty value
+/// goes back to the hand-made evaluation.
+#[test]
+fn uci_eval_file_loads_networks_and_reports_bad_files() {
+    let board = Board::from_fen(EVAL_FEN).unwrap();
+    let hand_made = evaluate(&Position::new(board.clone()));
+    let net = Network::random(1);
+    let bytes = net.to_bytes();
+    let with_net = Position::with_network(board.clone(), Some(Arc::new(net))).evaluate();
+    assert_ne!(with_net, hand_made);
+    let mut other_version = bytes.clone();
+    other_version[8..10].copy_from_slice(&7u16.to_le_bytes());
+    let garbage = scratch_file(
+        "uci-garbage.nnue",
+        b"this is not a network file at all, but long enough to have a header",
+    );
+    let truncated = scratch_file("uci-truncated.nnue", &bytes[..bytes.len() / 2]);
+    let version = scratch_file("uci-version.nnue", &other_version);
+    let valid = scratch_file("uci-valid.nnue", &bytes);
+
+    let mut e = uci();
+    e.send(&format!("position fen {EVAL_FEN}"));
+    let bad = [
+        (PathBuf::from("/nonexistent/net.nnue"), "cannot access"),
+        (garbage, "not a Jiangjun network file"),
+        (truncated, "truncated"),
+        (version, "version 7"),
+    ];
+    for (path, reason) in &bad {
+        let lines = set(
+            &mut e,
+            &format!("setoption name EvalFile value {}", path.display()),
+        );
+        let errs = errors(&lines);
+        assert_eq!(errs.len(), 1, "{lines:#?}");
+        assert!(
+            errs[0].contains(reason) && errs[0].contains("keeping the hand-made evaluation"),
+            "{lines:#?}"
+        );
+        assert_eq!(eval_of(&mut e), (hand_made, false));
+        let answer = go(&mut e, "go depth 3");
+        assert_legal_bestmove(answer.last().unwrap(), &board);
+    }
+
+    let lines = set(
+        &mut e,
+        &format!("setoption name EvalFile value {}", valid.display()),
+    );
+    let want = format!(
+        "info string NNUE evaluation using {} ({} bytes)",
+        valid.display(),
+        bytes.len()
+    );
+    assert_eq!(lines, vec![want]);
+    assert_eq!(eval_of(&mut e), (with_net, true));
+    e.send("eval");
+    let lines = e.until_prefix("final evaluation");
+    assert!(
+        lines.iter().any(|l| l.starts_with("hand-made evaluation")
+            && l.ends_with(&format!(", {hand_made} (side to move)"))),
+        "{lines:#?}"
+    );
+    let answer = go(&mut e, "go depth 3");
+    assert_legal_bestmove(answer.last().unwrap(), &board);
+
+    // A bad file now keeps the network.
+    let lines = set(
+        &mut e,
+        "setoption name EvalFile value /nonexistent/net.nnue",
+    );
+    let errs = errors(&lines);
+    assert!(
+        errs.len() == 1 && errs[0].contains(&format!("keeping the network {}", valid.display())),
+        "{lines:#?}"
+    );
+    assert_eq!(eval_of(&mut e), (with_net, true));
+
+    for empty in [
+        "setoption name EvalFile value <empty>",
+        "setoption name EvalFile value",
+    ] {
+        let lines = set(&mut e, empty);
+        assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
+        assert_eq!(eval_of(&mut e), (hand_made, false));
+        set(
+            &mut e,
+            &format!("setoption name EvalFile value {}", valid.display()),
+        );
+    }
+    let lines = set(&mut e, "setoption name EvalFile value none");
+    assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
+    assert_eq!(eval_of(&mut e), (hand_made, false));
+}
+
+/// The same in UCCI: `setoption evalfile <path>`, and `go depth 0` (the
+/// static score) follows the evaluation in force.
+#[test]
+fn ucci_evalfile_loads_networks_and_reports_bad_files() {
+    let board = Board::from_fen(EVAL_FEN).unwrap();
+    let hand_made = evaluate(&Position::new(board.clone()));
+    let net = Network::random(1);
+    let bytes = net.to_bytes();
+    let with_net = Position::with_network(board.clone(), Some(Arc::new(net))).evaluate();
+    let garbage = scratch_file("ucci-garbage.nnue", &[0xA5; 100]);
+    let valid = scratch_file("ucci-valid.nnue", &bytes);
+
+    let mut e = ucci();
+    e.send(&format!("position fen {EVAL_FEN}"));
+    for path in [PathBuf::from("/nonexistent/net.nnue"), garbage] {
+        let lines = set(&mut e, &format!("setoption evalfile {}", path.display()));
+        let errs = errors(&lines);
+        assert!(
+            errs.len() == 1 && errs[0].contains("keeping the hand-made evaluation"),
+            "{lines:#?}"
+        );
+        assert_eq!(eval_of(&mut e), (hand_made, false));
+    }
+    let answer = go(&mut e, "go depth 3");
+    assert_legal_bestmove(answer.last().unwrap(), &board);
+
+    let lines = set(&mut e, &format!("setoption evalfile {}", valid.display()));
+    assert_eq!(
+        lines,
+        vec![format!(
+            "info string NNUE evaluation using {} ({} bytes)",
+            valid.display(),
+            bytes.len()
+        )]
+    );
+    assert_eq!(eval_of(&mut e), (with_net, true));
+    let static_score = |e: &mut EngineProcess| {
+        let lines = go(e, "go depth 0");
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with("info depth 0"))
+            .unwrap();
+        field(line, "score").unwrap()
+    };
+    // UCCI keeps plain scores within ±9799.
+    assert_eq!(static_score(&mut e), with_net.clamp(-9799, 9799) as i64);
+    let answer = go(&mut e, "go depth 3");
+    assert_legal_bestmove(answer.last().unwrap(), &board);
+
+    let lines = set(&mut e, "setoption evalfile <empty>");
+    assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
+    assert_eq!(eval_of(&mut e), (hand_made, false));
+    assert_eq!(static_score(&mut e), hand_made as i64);
 }

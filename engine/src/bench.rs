@@ -3,7 +3,9 @@
 //! (any functional change alters it); nodes per second measures speed.
 
 use crate::controller::Engine;
+use crate::nnue::{self, Network};
 use crate::search::Limits;
+use std::sync::Arc;
 use std::time::Instant;
 use xiangqi::board::Board;
 
@@ -49,9 +51,16 @@ impl BenchResult {
 }
 
 /// Search every position to `depth` on one thread with an emptied 16 MB
-/// table and emptied histories, so the node count depends only on the code.
+/// table and emptied histories, so the node count depends only on the code,
+/// with the evaluation engines start with (`nnue::default_network`).
 pub fn run_bench(depth: i32) -> BenchResult {
+    run_bench_with_network(depth, nnue::default_network())
+}
+
+/// `run_bench` evaluating with `network` (`None`: the hand-made evaluation).
+pub fn run_bench_with_network(depth: i32, network: Option<Arc<Network>>) -> BenchResult {
     let mut engine = Engine::new(16, 1);
+    engine.set_network(network);
     let mut nodes = 0;
     let start = Instant::now();
     for fen in POSITIONS {

@@ -2,17 +2,25 @@
 //! the transposition table and the threads, starts searches and perft runs
 //! on them, stops them, and hands their answers to a `Reporter`.
 //!
+//! The evaluation is the hand-made one, or a network (`set_network`,
+//! `load_network_file`, `load_network_bytes`) that every search thread
+//! reads through one shared `Arc`.
+//!
 //! A job (search or perft) is running from `go`/`perft` until it has given
 //! its answer. The answer is given under a lock that `stop` takes too, so a
 //! `stop` either comes before the answer (and causes it) or after it (and
 //! finds the engine idle).
 
+use crate::nnue::{self, Network, NnueError};
+use crate::position::Position;
+use crate::score::Score;
 use crate::search::job::SearchJob;
 use crate::search::smp;
 use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
 use crate::sync::{CountDown, lock};
 use crate::thread::ThreadPool;
 use crate::tt::TranspositionTable;
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::ThreadId;
@@ -25,6 +33,8 @@ pub struct Engine {
     pool: ThreadPool,
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
+    /// The evaluation's network; `None`: the hand-made evaluation.
+    network: Option<Arc<Network>>,
     /// Stop and ponder flags and the node count of the current job.
     shared: Arc<Shared>,
     status: Arc<Status>,
@@ -86,6 +96,7 @@ impl Engine {
             pool: ThreadPool::new(threads)?,
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             hash_mb,
+            network: nnue::default_network(),
             shared: Arc::new(Shared::new()),
             status: Arc::new(Status {
                 running: Mutex::new(false),
@@ -150,6 +161,50 @@ impl Engine {
         self.pool.clear();
     }
 
+    /// The evaluation's network, if the evaluation is a network.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
+    /// Evaluate with `net` from now on, or with the hand-made evaluation
+    /// (`None`). Waits for a running job. A change empties the table: its
+    /// entries hold the other evaluation's scores.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.wait();
+        let same = match (&self.network, &net) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        };
+        self.network = net;
+        if !same {
+            self.tt.clear();
+        }
+    }
+
+    /// Read a network file and evaluate with it. On error the evaluation
+    /// stays as it was.
+    pub fn load_network_file(&mut self, path: impl AsRef<Path>) -> Result<(), NnueError> {
+        let net = Network::load(path)?;
+        self.set_network(Some(Arc::new(net)));
+        Ok(())
+    }
+
+    /// Evaluate with the network file `bytes` (an embedded net, say). On
+    /// error the evaluation stays as it was.
+    pub fn load_network_bytes(&mut self, bytes: &[u8]) -> Result<(), NnueError> {
+        let net = Network::from_bytes(bytes)?;
+        self.set_network(Some(Arc::new(net)));
+        Ok(())
+    }
+
+    /// The static evaluation the search uses for `board`, from the side to
+    /// move's point of view (at full strength: no `knowledge` or
+    /// `randomness` handicap).
+    pub fn evaluate(&self, board: &Board) -> Score {
+        Position::with_network(board.clone(), self.network.clone()).evaluate()
+    }
+
     /// Start searching `board` (waiting first for a running job). Lines go
     /// to `reporter` as the search goes; its `best_move` gets the answer,
     /// exactly once. A pondering search (`limits.ponder`) answers only after
@@ -163,6 +218,7 @@ impl Engine {
             board,
             limits,
             self.tt.clone(),
+            self.network.clone(),
             self.shared.clone(),
             reporter,
             self.pool.len(),
@@ -476,5 +532,91 @@ mod tests {
         assert!(engine.stop());
         engine.wait();
         assert_eq!(lock(&record.0).len(), 1);
+    }
+
+    /// A network whose every evaluation is `cp` for the side to move: no
+    /// first-layer weights, only the output bias.
+    fn constant_network(cp: i32) -> Network {
+        use crate::nnue::{FEATURES, L1, OUTPUT_BUCKETS, QA, QB, SCALE};
+        let bias = (cp * QA * QB / SCALE) as i16;
+        Network::new(
+            &vec![0; FEATURES * L1],
+            &[0; L1],
+            &[0; OUTPUT_BUCKETS * 2 * L1],
+            &[bias; OUTPUT_BUCKETS],
+        )
+        .unwrap()
+    }
+
+    /// With a network, the static evaluation is the network's and the
+    /// search evaluates through it: with every position worth +100 to the
+    /// side to move, a depth-1 search scores -100 (each reply stands pat
+    /// on +100); without it, it is the hand-made evaluation's again.
+    #[test]
+    fn the_search_evaluates_with_the_network() {
+        let board = Board::startpos();
+        let mut engine = Engine::new(4, 1);
+        assert!(engine.network().is_none());
+        let hce = engine.search(&board, depth(1));
+        assert_ne!(hce.score, -100);
+        engine.set_network(Some(Arc::new(constant_network(100))));
+        assert_eq!(engine.evaluate(&board), 100);
+        let r = engine.search(&board, depth(1));
+        assert!(board.is_legal_move(r.best.expect("a move")));
+        assert_eq!(r.score, -100);
+        engine.set_network(None);
+        assert_eq!(
+            engine.evaluate(&board),
+            crate::eval::evaluate(&Position::new(board.clone()))
+        );
+        assert_eq!(engine.search(&board, depth(1)).score, hce.score);
+    }
+
+    /// A random network: the engine's static evaluation is `nnue::evaluate`
+    /// of a freshly computed accumulator, and searches on one and on two
+    /// threads (sharing the network) answer legal moves.
+    #[test]
+    fn searches_with_a_random_network_answer_legal_moves() {
+        let net = Arc::new(Network::random(21));
+        let mut engine = Engine::new(4, 1);
+        engine.set_network(Some(net.clone()));
+        for fen in [
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
+            "2bak4/4a4/4b4/p7p/9/6R2/P7P/4B4/9/3AK1B2 b - - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let acc = crate::nnue::Accumulator::from_board(&net, &board);
+            let want = nnue::evaluate(&net, &acc, board.side_to_move());
+            assert_eq!(engine.evaluate(&board), want, "{fen}");
+            for threads in [1, 2] {
+                engine.set_threads(threads).unwrap();
+                let r = engine.search(&board, depth(6));
+                assert!(board.is_legal_move(r.best.expect("a move")), "{fen}");
+                assert_eq!(r.depth, 6);
+            }
+        }
+    }
+
+    /// A network file that cannot be read leaves the evaluation as it was.
+    #[test]
+    fn a_bad_network_keeps_the_evaluation() {
+        let mut engine = Engine::new(1, 1);
+        let bytes = Network::random(2).to_bytes();
+        assert!(
+            engine
+                .load_network_bytes(&bytes[..bytes.len() - 2])
+                .is_err()
+        );
+        assert!(engine.network().is_none());
+        engine.load_network_bytes(&bytes).unwrap();
+        let net = engine.network().unwrap().clone();
+        let e = engine
+            .load_network_file("/nonexistent/net.nnue")
+            .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/net.nnue"), "{e}");
+        let mut garbage = bytes.clone();
+        garbage[0] = b'?';
+        assert!(engine.load_network_bytes(&garbage).is_err());
+        assert!(Arc::ptr_eq(engine.network().unwrap(), &net));
     }
 }

@@ -1,11 +1,19 @@
 //! The search's position: a rules-library board plus what the evaluation
 //! keeps incrementally over it (material and piece-square sums, the game
-//! phase). The rules library knows nothing of evaluation, so the engine
-//! wraps its board and updates these sums on every make and unmake.
+//! phase, and with a network the NNUE accumulators). The rules library
+//! knows nothing of evaluation, so the engine wraps its board and updates
+//! these on every make and unmake.
+//!
+//! [`Position::evaluate`] is the one static evaluation the search uses: the
+//! network's when the position was built with one, else the hand-made one.
+//! Without a network the only extra work is one `Option` test per make,
+//! unmake and evaluation.
 
-use crate::eval::psq;
-use crate::score::Score;
+use crate::eval::{self, psq};
+use crate::nnue::{Accumulator, AccumulatorStack, Network};
+use crate::score::{SCORE_MATE_IN_MAX, Score};
 use std::ops::Deref;
+use std::sync::Arc;
 use xiangqi::board::PieceValues;
 use xiangqi::{Board, Color, FenError, Move, PieceKind, SQUARES, Square};
 
@@ -20,6 +28,40 @@ pub const SEE_VALUES: PieceValues = {
     }
     v
 };
+
+/// The network's scores are clamped to this, below the mate range: the
+/// search and the table read scores beyond `SCORE_MATE_IN_MAX` as mates, and
+/// an untrained (or random) network can produce anything. The hand-made
+/// evaluation stays far inside it by construction.
+pub const NNUE_EVAL_LIMIT: Score = SCORE_MATE_IN_MAX - 1;
+
+/// The network and one accumulator per ply since the position was set.
+#[derive(Clone)]
+struct Nnue {
+    net: Arc<Network>,
+    stack: AccumulatorStack,
+}
+
+// Out of line, so that the hand-made evaluation's search keeps only an
+// `Option` test of this in its make, unmake and evaluation.
+impl Nnue {
+    #[inline(never)]
+    fn push_move(&mut self, board: &Board, mv: Move) {
+        self.stack.push_move(&self.net, board, mv);
+    }
+
+    #[inline(never)]
+    fn push_null(&mut self) {
+        self.stack.push_null();
+    }
+
+    #[inline(never)]
+    fn evaluate(&self, side_to_move: Color) -> Score {
+        self.stack
+            .evaluate(&self.net, side_to_move)
+            .clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+    }
+}
 
 /// Evaluation sums saved before a move, restored by its unmake.
 #[derive(Clone, Copy)]
@@ -39,17 +81,32 @@ pub struct Position {
     /// Sum of the phase weights of the pieces on the board.
     phase: i32,
     saved: Vec<Saved>,
+    /// The network evaluation's state, if the evaluation is a network.
+    nnue: Option<Nnue>,
 }
 
 impl Position {
-    /// Wrap a board, computing the sums from scratch.
+    /// Wrap a board, computing the sums from scratch; the hand-made
+    /// evaluation.
     pub fn new(board: Board) -> Position {
+        Position::with_network(board, None)
+    }
+
+    /// Wrap a board, evaluated by `net` if given (its accumulators computed
+    /// from scratch here, then kept by make and unmake), else by the
+    /// hand-made evaluation.
+    pub fn with_network(board: Board, net: Option<Arc<Network>>) -> Position {
         let (psq, phase) = sums(&board);
+        let nnue = net.map(|net| Nnue {
+            stack: AccumulatorStack::new(&net, &board),
+            net,
+        });
         Position {
             board,
             psq,
             phase,
             saved: Vec::with_capacity(256),
+            nnue,
         }
     }
 
@@ -81,9 +138,29 @@ impl Position {
         self.phase
     }
 
+    /// The network that evaluates this position, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.nnue.as_ref().map(|n| &n.net)
+    }
+
+    /// The static evaluation from the side to move's point of view: the
+    /// network's (clamped to ±[`NNUE_EVAL_LIMIT`]) if the position has one,
+    /// else the hand-made `eval::evaluate`.
+    #[inline]
+    pub fn evaluate(&self) -> Score {
+        match &self.nnue {
+            None => eval::evaluate(self),
+            Some(n) => n.evaluate(self.board.side_to_move()),
+        }
+    }
+
     /// Make a pseudo-legal move.
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
+        if let Some(n) = &mut self.nnue {
+            // The update reads the board before the move.
+            n.push_move(&self.board, mv);
+        }
         self.saved.push(Saved {
             psq: self.psq,
             phase: self.phase,
@@ -107,23 +184,33 @@ impl Position {
             self.psq = s.psq;
             self.phase = s.phase;
         }
+        if let Some(n) = &mut self.nnue {
+            n.stack.pop();
+        }
     }
 
     /// Pass (null-move pruning); the sums do not change.
     #[inline]
     pub fn make_null(&mut self) {
         self.board.make_null();
+        if let Some(n) = &mut self.nnue {
+            // A ply of its own, so that every unmake pops one.
+            n.push_null();
+        }
     }
 
     /// Take back `make_null`.
     #[inline]
     pub fn unmake_null(&mut self) {
         self.board.unmake_null();
+        if let Some(n) = &mut self.nnue {
+            n.stack.pop();
+        }
     }
 
     /// Mutable access to the board for rules code that makes and takes back
     /// moves of its own (chase and dead-draw tests): it must leave the board
-    /// as it found it, or the sums no longer match.
+    /// as it found it, or the sums and accumulators no longer match.
     pub fn board_mut(&mut self) -> &mut Board {
         &mut self.board
     }
@@ -142,6 +229,14 @@ impl Position {
     /// The incremental sums equal sums computed from scratch. For tests.
     pub fn sums_are_consistent(&self) -> bool {
         sums(&self.board) == (self.psq, self.phase)
+    }
+
+    /// The network's accumulator equals one computed from scratch (true
+    /// without a network). For tests.
+    pub fn accumulator_is_consistent(&self) -> bool {
+        self.nnue
+            .as_ref()
+            .is_none_or(|n| n.stack.current() == &Accumulator::from_board(&n.net, &self.board))
     }
 }
 
@@ -212,6 +307,105 @@ mod tests {
                 assert!(pos.sums_are_consistent());
             }
             assert_eq!(pos.key(), Board::startpos().key());
+        }
+    }
+
+    /// Random games with null moves, made and unmade in random runs through
+    /// `Position` with a random network: after every step the incremental
+    /// accumulator and evaluation equal those of a position built from
+    /// scratch, and the hand-made sums still follow.
+    #[test]
+    fn network_evaluation_follows_make_unmake_and_null() {
+        let net = Arc::new(Network::random(0x51));
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let fresh = |pos: &Position| {
+            Position::with_network(pos.board().clone(), Some(net.clone())).evaluate()
+        };
+        for game in 0..16 {
+            let mut pos = Position::with_network(Board::startpos(), Some(net.clone()));
+            // What each step made: true for a null move.
+            let mut made: Vec<bool> = Vec::new();
+            for step in 0..200 {
+                if !made.is_empty() && next(5) == 0 {
+                    // Back a few plies.
+                    for _ in 0..1 + next(4) {
+                        match made.pop() {
+                            Some(true) => pos.unmake_null(),
+                            Some(false) => pos.unmake_move(),
+                            None => break,
+                        }
+                        assert!(pos.accumulator_is_consistent(), "game {game} step {step}");
+                        assert_eq!(pos.evaluate(), fresh(&pos), "game {game} step {step}");
+                    }
+                    continue;
+                }
+                let null_ok = !pos.in_check() && made.last() != Some(&true);
+                if null_ok && next(6) == 0 {
+                    pos.make_null();
+                    made.push(true);
+                } else {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make_move(moves.as_slice()[next(moves.len())]);
+                    made.push(false);
+                }
+                let fen = pos.to_fen();
+                assert!(pos.accumulator_is_consistent(), "game {game}: {fen}");
+                assert!(pos.sums_are_consistent(), "game {game}: {fen}");
+                assert_eq!(pos.evaluate(), fresh(&pos), "game {game}: {fen}");
+            }
+        }
+    }
+
+    /// The network's score is the side to move's `nnue::evaluate` of a
+    /// fresh accumulator; without a network it is the hand-made evaluation.
+    #[test]
+    fn evaluate_is_the_network_or_the_hand_made_evaluation() {
+        let net = Arc::new(Network::random(3));
+        for fen in [
+            xiangqi::START_FEN,
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 b - - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let hce = Position::new(board.clone());
+            assert!(hce.network().is_none());
+            assert_eq!(hce.evaluate(), eval::evaluate(&hce), "{fen}");
+            let pos = Position::with_network(board.clone(), Some(net.clone()));
+            let acc = Accumulator::from_board(&net, &board);
+            let want = crate::nnue::evaluate(&net, &acc, board.side_to_move());
+            assert_eq!(pos.evaluate(), want, "{fen}");
+            assert!(Arc::ptr_eq(pos.network().unwrap(), &net));
+        }
+    }
+
+    /// A network whose every output is huge is kept out of the mate range.
+    #[test]
+    fn network_scores_stay_below_the_mate_range() {
+        use crate::nnue::{FEATURES, L1, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, OUTPUT_BUCKETS};
+        for sign in [1, -1] {
+            let net = Network::new(
+                &vec![0; FEATURES * L1],
+                &[MAX_L1_WEIGHT; L1],
+                &[sign * MAX_OUT_WEIGHT; OUTPUT_BUCKETS * 2 * L1],
+                &[0; OUTPUT_BUCKETS],
+            )
+            .unwrap();
+            let net = Arc::new(net);
+            let board = Board::startpos();
+            let raw =
+                crate::nnue::evaluate(&net, &Accumulator::from_board(&net, &board), Color::Red);
+            assert!(raw.abs() > NNUE_EVAL_LIMIT, "{raw}");
+            let pos = Position::with_network(board, Some(net));
+            assert_eq!(pos.evaluate(), sign as Score * NNUE_EVAL_LIMIT);
         }
     }
 }

@@ -289,9 +289,7 @@ impl Session {
             }
             Command::Probe { base, moves } => self.probe(&base, &moves),
             Command::Display => self.display(),
-            Command::Eval => self.out.lines(&jiangjun_engine::eval::trace(&Position::new(
-                self.board.clone(),
-            ))),
+            Command::Eval => self.eval(),
             Command::Bench(args) => self.bench(&args),
             Command::Error(e) => self.out.error(&e),
         }
@@ -326,6 +324,7 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let old_hash = self.options.hash_mb;
         let old_log = self.options.debug_log_file.clone();
+        let old_eval_file = self.options.eval_file.clone();
         match self.options.set(name, value, self.dialect()) {
             Ok(options::Effect::None) => {}
             Ok(options::Effect::ResizeHash) => {
@@ -368,6 +367,7 @@ impl Session {
                 };
             }
             Ok(options::Effect::ResetNodeClock) => self.node_clock.reset(),
+            Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval_file),
             Err(e) => self.out.error(&e),
         }
         if self.options.threads != self.engine.threads()
@@ -384,6 +384,61 @@ impl Session {
     fn new_game(&mut self) {
         self.engine.new_game();
         self.node_clock.reset();
+    }
+
+    /// `EvalFile`: load the network it names, or go back to the hand-made
+    /// evaluation when it is empty. A file that cannot be read or is not a
+    /// network this engine reads is an error, and the evaluation in force
+    /// (`old_file`'s) stays. Like `Hash`, it waits for a running search.
+    fn load_network(&mut self, name: &str, old_file: String) {
+        let path = self.options.eval_file.clone();
+        if path.is_empty() {
+            self.engine.set_network(None);
+            self.out.info_string("hand-made evaluation, no network");
+            return;
+        }
+        match self.engine.load_network_file(&path) {
+            Ok(()) => self.out.info_string(&format!(
+                "NNUE evaluation using {path} ({} bytes)",
+                jiangjun_engine::nnue::network::FILE_LEN
+            )),
+            Err(e) => {
+                let kept = if old_file.is_empty() {
+                    "the hand-made evaluation".to_string()
+                } else {
+                    format!("the network {old_file}")
+                };
+                self.out
+                    .error(&format!("option {name}: {e}; keeping {kept}"));
+                self.options.eval_file = old_file;
+            }
+        }
+    }
+
+    /// `eval`: the hand-made evaluation's breakdown and, when a network
+    /// evaluates, the network's score, which is then the final one.
+    fn eval(&self) {
+        let pos = Position::new(self.board.clone());
+        if self.engine.network().is_none() {
+            self.out.lines(&jiangjun_engine::eval::trace(&pos));
+            return;
+        }
+        self.out.lines(&jiangjun_engine::eval::trace_as(
+            &pos,
+            "hand-made evaluation",
+        ));
+        let stm = self.engine.evaluate(&self.board);
+        let red = if self.board.side_to_move() == Color::Red {
+            stm
+        } else {
+            -stm
+        };
+        self.out.line(&format!(
+            "network evaluation {red} (red side), {stm} (side to move)"
+        ));
+        self.out.line(&format!(
+            "final evaluation {red} (red side), {stm} (side to move)"
+        ));
     }
 
     /// Build a board from a position command; errors are reported and give `None`.
@@ -540,7 +595,7 @@ impl Session {
         }
         // UCCI `go depth 0`: a static score only, no move.
         if self.dialect() == Dialect::Ucci && limits.depth == Some(0) {
-            let score = jiangjun_engine::eval::evaluate(&Position::new(self.board.clone()));
+            let score = self.engine.evaluate(&self.board);
             self.out
                 .line(&format!("info depth 0 score {}", output::ucci_score(score)));
             self.out.line("nobestmove");
@@ -733,7 +788,8 @@ impl Session {
                 return;
             }
         };
-        let r = bench::run_bench(depth);
+        // With the evaluation in force: `EvalFile` makes it a network bench.
+        let r = bench::run_bench_with_network(depth, self.engine.network().cloned());
         self.out.line(&format!("Total time (ms) : {}", r.millis));
         self.out.line(&format!("Nodes searched  : {}", r.nodes));
         self.out.line(&format!("Nodes/second    : {}", r.nps()));

@@ -17,6 +17,9 @@ pub const MAX_NODESTIME: u64 = 10000;
 pub const MAX_SEED: u64 = i32::MAX as u64;
 /// How UCCI spells an empty string value.
 pub const EMPTY: &str = "<empty>";
+/// The `EvalFile` value that, like an empty one, means the hand-made
+/// evaluation.
+pub const NO_NETWORK: &str = "none";
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -51,6 +54,9 @@ pub struct Options {
     /// `Random Seed`: 0 seeds from the clock; others make the book choice,
     /// skill picks and randomness repeatable.
     pub random_seed: u64,
+    /// `EvalFile` (UCCI `evalfile`): the network file evaluating; empty for
+    /// the hand-made evaluation.
+    pub eval_file: String,
 }
 
 /// The `BookFile` value that names the built-in book.
@@ -80,6 +86,7 @@ impl Default for Options {
             debug_log_file: String::new(),
             nodestime: 0,
             random_seed: 0,
+            eval_file: String::new(),
         }
     }
 }
@@ -98,6 +105,9 @@ pub enum Effect {
     Reseed,
     /// The node clock (`nodestime`) starts again.
     ResetNodeClock,
+    /// Load the network `eval_file` names (or go back to the hand-made
+    /// evaluation).
+    LoadNetwork,
 }
 
 pub fn uci_option_lines() -> Vec<String> {
@@ -150,6 +160,7 @@ pub fn uci_option_lines() -> Vec<String> {
             "option name Random Seed type spin default {} min 0 max {MAX_SEED}",
             d.random_seed
         ),
+        format!("option name EvalFile type string default {EMPTY}"),
     ]
 }
 
@@ -197,6 +208,7 @@ pub fn ucci_option_lines() -> Vec<String> {
             "option randomseed type spin min 0 max {MAX_SEED} default {}",
             d.random_seed
         ),
+        format!("option evalfile type string default {EMPTY}"),
         "option clearhash type button".into(),
         "option newgame type button".into(),
     ]
@@ -399,6 +411,16 @@ impl Options {
                 self.random_seed = spin_value(name, value, 0, MAX_SEED as i64)? as u64;
                 Ok(Effect::Reseed)
             }
+            "evalfile" => {
+                let v = value.unwrap_or("").trim();
+                self.eval_file =
+                    if v.eq_ignore_ascii_case(EMPTY) || v.eq_ignore_ascii_case(NO_NETWORK) {
+                        String::new()
+                    } else {
+                        v.to_string()
+                    };
+                Ok(Effect::LoadNetwork)
+            }
             _ if dialect == Dialect::Ucci => {
                 // The UCCI spec: unknown options (idle, style, promotion, ...)
                 // must not cause an error.
@@ -590,6 +612,34 @@ mod tests {
         ] {
             assert!(ucci.iter().any(|l| l == want), "{want}");
         }
+    }
+
+    #[test]
+    fn eval_file_values() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("EvalFile", Some(" /nets/a b.nnue "), Dialect::Uci),
+            Ok(Effect::LoadNetwork)
+        );
+        assert_eq!(o.eval_file, "/nets/a b.nnue");
+        for empty in [Some(EMPTY), Some("None"), Some(""), None] {
+            o.eval_file = "x.nnue".into();
+            assert_eq!(
+                o.set("evalfile", empty, Dialect::Ucci),
+                Ok(Effect::LoadNetwork)
+            );
+            assert_eq!(o.eval_file, "", "{empty:?}");
+        }
+        assert!(
+            uci_option_lines()
+                .iter()
+                .any(|l| l == "option name EvalFile type string default <empty>")
+        );
+        assert!(
+            ucci_option_lines()
+                .iter()
+                .any(|l| l == "option evalfile type string default <empty>")
+        );
     }
 
     #[test]

@@ -32,6 +32,12 @@
 //! point of view (engine units, a pawn before the river ≈ 100) and the
 //! game's result.
 //!
+//! # Evaluation
+//!
+//! The searches evaluate with the engine's default evaluation, or with the
+//! network of `--evalfile` (the data for a network's successor comes from
+//! its own self-play). The scores written are that evaluation's searches'.
+//!
 //! # Order and determinism
 //!
 //! Game `i` is played from the seed derived from (`seed`, `i`) and the
@@ -45,6 +51,7 @@
 
 use crate::tools::{EXIT_USAGE, fail};
 use jiangjun_engine::Engine;
+use jiangjun_engine::nnue::Network;
 use jiangjun_engine::score::{SCORE_MATE_IN_MAX, Score};
 use jiangjun_engine::search::Limits;
 use jiangjun_trainer::data::{DataError, DataWriter, GameResult, Record};
@@ -53,6 +60,7 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -124,6 +132,10 @@ pub struct DatagenArgs {
     /// Hash table size per thread, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Search with this network file (NNUE) as the evaluation instead of
+    /// the default one.
+    #[arg(long, value_name = "PATH")]
+    pub evalfile: Option<PathBuf>,
     /// No progress lines.
     #[arg(long)]
     pub quiet: bool,
@@ -141,6 +153,8 @@ pub struct Config {
     pub nodes: u64,
     pub max_plies: usize,
     pub hash_mb: usize,
+    /// The searches' network; `None`: the engine's default evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Config {
@@ -154,6 +168,7 @@ impl Default for Config {
             nodes: 5000,
             max_plies: 400,
             hash_mb: 16,
+            network: None,
         }
     }
 }
@@ -364,10 +379,13 @@ pub fn generate(
     }
     let mut engines = Vec::with_capacity(threads);
     for _ in 0..threads {
-        engines.push(
-            Engine::try_new(cfg.hash_mb, 1)
-                .map_err(|e| DatagenError::Engine(format!("cannot start a search thread: {e}")))?,
-        );
+        let mut engine = Engine::try_new(cfg.hash_mb, 1)
+            .map_err(|e| DatagenError::Engine(format!("cannot start a search thread: {e}")))?;
+        if cfg.network.is_some() {
+            // One network in memory, shared by every game's engine.
+            engine.set_network(cfg.network.clone());
+        }
+        engines.push(engine);
     }
     let result = std::thread::scope(|scope| -> Result<(), DatagenError> {
         let (tx, rx) = mpsc::channel::<(u64, Result<Game, DatagenError>)>();
@@ -519,6 +537,13 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         (None, Some(p)) => Target::Positions(p),
         (None, None) => return fail(EXIT_USAGE, "give --games or --positions"),
     };
+    let (network, eval) = match &args.evalfile {
+        None => (None, "the default evaluation".to_string()),
+        Some(path) => match Network::load(path) {
+            Ok(net) => (Some(Arc::new(net)), format!("network {}", path.display())),
+            Err(e) => return fail(EXIT_USAGE, e),
+        },
+    };
     let cfg = Config {
         seed,
         openings,
@@ -528,10 +553,11 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         nodes: args.nodes,
         max_plies: args.max_plies,
         hash_mb: args.hash.max(1),
+        network,
     };
     if !args.quiet {
         eprintln!(
-            "datagen: seed {seed}, {threads} threads, {} nodes/move, start: {from} + {} random plies, to {}",
+            "datagen: seed {seed}, {threads} threads, {} nodes/move, start: {from} + {} random plies, {eval}, to {}",
             cfg.nodes,
             cfg.random_plies,
             args.out.display()

@@ -265,8 +265,15 @@ pub fn evaluate_partial(board: &Position, keep: impl Fn(usize) -> bool, scaled: 
     v + TEMPO
 }
 
-/// A human-readable breakdown for the `eval` command.
+/// A human-readable breakdown for the `eval` command, ending with
+/// `final evaluation R (red side), S (side to move)`.
 pub fn trace(board: &Position) -> String {
+    trace_as(board, "final evaluation")
+}
+
+/// `trace` with another label for its last line (`hand-made evaluation`
+/// when a network has the final word).
+pub fn trace_as(board: &Position, label: &str) -> String {
     struct Named(Vec<(usize, Color, i32)>);
     impl Accumulator for Named {
         fn add(&mut self, index: usize, color: Color, count: i32) {
@@ -301,7 +308,7 @@ pub fn trace(board: &Position) -> String {
         ));
     }
     out.push_str(&format!(
-        "phase {} of {}\nfinal evaluation {} (red side), {} (side to move)\n",
+        "phase {} of {}\n{label} {} (red side), {} (side to move)\n",
         board.phase(),
         psq::MAX_PHASE,
         evaluate_red(board),

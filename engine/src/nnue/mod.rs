@@ -47,6 +47,13 @@
 //! See [`network`]: a 48-byte little-endian header (magic `JJNNUE\0\0`,
 //! version, feature set, dimensions, quantisation constants, payload length,
 //! FNV-1a-64 checksum of the payload) then the payload of `i16` LE values.
+//!
+//! # In the engine
+//!
+//! `Position` keeps an [`AccumulatorStack`] when it is given a network and
+//! evaluates through it (`Position::evaluate`); `Engine` holds the network
+//! (`Engine::set_network`, `load_network_file`, `load_network_bytes`) and
+//! starts with [`default_network`].
 
 pub mod accumulator;
 pub mod features;
@@ -57,7 +64,34 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{FEATURES, feature_index, output_bucket};
 pub use network::{Network, NnueError};
 
+use std::sync::{Arc, OnceLock};
 use xiangqi::Color;
+
+/// The network file built into the binary: none yet, so engines start with
+/// the hand-made evaluation.
+///
+/// This is the one place to embed a trained net: put the file in the
+/// repository (say `engine/nets/jiangjun-1.nnue`) and write
+/// `Some(include_bytes!("../../nets/jiangjun-1.nnue"))` here. Every `Engine`
+/// then starts with it (the bench node count changes). The protocol's
+/// `EvalFile` option still means the hand-made evaluation when empty, so
+/// announce and handle a value for the built-in net with it (as `BookFile`
+/// does with `<built-in>`).
+pub const EMBEDDED_NETWORK: Option<&[u8]> = None;
+
+/// The network engines start with: the embedded one, read once and shared,
+/// or `None` (the hand-made evaluation) when none is embedded.
+pub fn default_network() -> Option<Arc<Network>> {
+    static DEFAULT: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    DEFAULT
+        .get_or_init(|| {
+            EMBEDDED_NETWORK.map(|bytes| {
+                // Built in at compile time and checked by a unit test.
+                Arc::new(Network::from_bytes(bytes).expect("the embedded network is valid"))
+            })
+        })
+        .clone()
+}
 
 /// Units of the first (accumulator) layer for each perspective.
 pub const L1: usize = 256;
@@ -169,6 +203,18 @@ mod tests {
             acc.refresh(&net, &board);
             let e = evaluate(&net, &acc, board.side_to_move());
             assert_eq!(e as i64, reference_eval(&net, &board), "{fen}");
+        }
+    }
+
+    /// An embedded network must be one this engine reads (none yet).
+    #[test]
+    fn the_default_network_is_the_embedded_one() {
+        match EMBEDDED_NETWORK {
+            None => assert!(default_network().is_none()),
+            Some(bytes) => {
+                let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(*default_network().unwrap(), net);
+            }
         }
     }
 

@@ -37,6 +37,8 @@ pub const HEADER_LEN: usize = 48;
 pub const PAYLOAD_VALUES: usize = FEATURES * L1 + L1 + OUTPUT_BUCKETS * 2 * L1 + OUTPUT_BUCKETS;
 /// Length of the payload in bytes.
 pub const PAYLOAD_LEN: usize = 2 * PAYLOAD_VALUES;
+/// Length of every network file this engine reads.
+pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
 
 /// Why a network could not be built or read.
 #[derive(Debug, thiserror::Error)]

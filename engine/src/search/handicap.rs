@@ -1,12 +1,12 @@
 //! The search side of `crate::strength`: the evaluation a weakened engine
 //! uses, and a skill level's choice of move. At full strength neither does
-//! anything: `evaluate` is the plain evaluation behind one flag, and no
-//! pick is made.
+//! anything: `evaluate` is the position's evaluation (the network's, or the
+//! hand-made one) behind one flag, and no pick is made.
 
 use super::SearchResult;
 use super::root_moves::RootMove;
 use super::worker::Worker;
-use crate::eval::{evaluate, evaluate_partial};
+use crate::eval::evaluate_partial;
 use crate::score::Score;
 use crate::strength::{self, Grade};
 use xiangqi::types::Move;
@@ -25,14 +25,16 @@ impl Worker<'_> {
         if self.custom_eval {
             self.handicapped_evaluate()
         } else {
-            evaluate(&self.board)
+            self.board.evaluate()
         }
     }
 
+    /// Less `knowledge` means the hand-made evaluation with fewer terms,
+    /// even when a network is loaded: a network has no terms to leave out.
     fn handicapped_evaluate(&self) -> Score {
         let s = &self.limits.strength;
         let v = match s.knowledge {
-            Grade::Large => evaluate(&self.board),
+            Grade::Large => self.board.evaluate(),
             k => evaluate_partial(
                 &self.board,
                 |i| strength::keeps_term(k, i),

@@ -4,6 +4,7 @@
 
 use super::root_moves::{RootMove, root_moves};
 use super::{Limits, Reporter, SearchResult, Shared};
+use crate::nnue::Network;
 use crate::sync::Latch;
 use crate::tt::TranspositionTable;
 use std::sync::{Arc, Mutex};
@@ -16,6 +17,9 @@ pub(crate) struct SearchJob {
     pub limits: Limits,
     pub root_moves: Vec<RootMove>,
     pub tt: Arc<TranspositionTable>,
+    /// The evaluation's network, shared read-only by the threads; `None`:
+    /// the hand-made evaluation.
+    pub network: Option<Arc<Network>>,
     pub shared: Arc<Shared>,
     pub reporter: Arc<dyn Reporter>,
     /// When the search was asked for: its clock, and the times it reports,
@@ -41,6 +45,7 @@ impl SearchJob {
         board: &Board,
         limits: Limits,
         tt: Arc<TranspositionTable>,
+        network: Option<Arc<Network>>,
         shared: Arc<Shared>,
         reporter: Arc<dyn Reporter>,
         threads: usize,
@@ -58,6 +63,7 @@ impl SearchJob {
             limits,
             root_moves,
             tt,
+            network,
             shared,
             reporter,
             start,

@@ -103,7 +103,9 @@ impl<'a> Worker<'a> {
         };
         Worker {
             id,
-            board: Position::new(job.board.clone()),
+            // With a network, its accumulators are computed from scratch
+            // here, once per search and thread, then kept incrementally.
+            board: Position::with_network(job.board.clone(), job.network.clone()),
             shared: &job.shared,
             tt: &job.tt,
             data,
