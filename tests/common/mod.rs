@@ -25,6 +25,19 @@ pub struct EngineProcess {
 
 pub const WAIT: Duration = Duration::from_secs(20);
 
+/// How long a read waits before the test fails it as a hang: `WAIT`, or
+/// `JIANGJUN_TEST_WAIT_SECS` seconds (for long runs on a loaded machine,
+/// where a short search can take many seconds).
+pub fn wait() -> Duration {
+    static W: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *W.get_or_init(|| {
+        std::env::var("JIANGJUN_TEST_WAIT_SECS")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .map_or(WAIT, Duration::from_secs)
+    })
+}
+
 impl EngineProcess {
     pub fn start() -> EngineProcess {
         Self::start_with_args(&[])
@@ -89,7 +102,7 @@ impl EngineProcess {
 
     /// Lines up to and including the first one for which `done` holds.
     pub fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + WAIT;
+        let deadline = Instant::now() + wait();
         let mut out = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -132,7 +145,7 @@ impl EngineProcess {
 
     /// Wait for the process to exit.
     pub fn wait_exit(&mut self) -> bool {
-        let deadline = Instant::now() + WAIT;
+        let deadline = Instant::now() + wait();
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return status.success();
