@@ -1,18 +1,8 @@
 //! The command-line tools of the binary: perft, bench, judge.
 
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(args)
-        .output()
-        .expect("run jiangjun");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+use common::run_jiangjun as run;
 
 #[test]
 fn perft_counts_and_divides() {

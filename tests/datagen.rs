@@ -2,12 +2,14 @@
 //! (round trip, determinism, shards), and `jiangjun train` turns them into
 //! a network the engine loads.
 
+mod common;
+
+use common::run_jiangjun;
 use jiangjun::tools::datagen::{Config, End, Target, Written, generate};
 use jiangjun_engine::nnue::Network;
 use jiangjun_engine::score::SCORE_MATE_IN_MAX;
 use jiangjun_trainer::data::{self, GameResult, RECORD_SIZE};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use xiangqi::Color;
 use xiangqi::rules::Outcome;
 
@@ -228,21 +230,9 @@ fn a_fixed_node_search_on_one_thread_repeats_after_new_game() {
     }
 }
 
-fn jiangjun(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(args)
-        .output()
-        .expect("run jiangjun");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
-
 #[test]
 fn train_is_a_subcommand_with_the_trainers_flags() {
-    let (ok, out, _) = jiangjun(&["train", "--help"]);
+    let (ok, out, _) = run_jiangjun(&["train", "--help"]);
     assert!(ok);
     assert!(out.contains("Usage: jiangjun train"), "{out}");
     for flag in [
@@ -255,7 +245,7 @@ fn train_is_a_subcommand_with_the_trainers_flags() {
     ] {
         assert!(out.contains(flag), "{flag}: {out}");
     }
-    let (ok, _, err) = jiangjun(&["train", "--out", "x.nnue"]);
+    let (ok, _, err) = run_jiangjun(&["train", "--out", "x.nnue"]);
     assert!(!ok);
     assert!(err.contains("--data"), "{err}");
 }
@@ -266,7 +256,7 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
     let data = dir.join("d.jjdata");
     let net = dir.join("net.nnue");
     let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
-    let (ok, _, err) = jiangjun(&[
+    let (ok, _, err) = run_jiangjun(&[
         "datagen",
         "--out",
         d,
@@ -293,7 +283,7 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
         "{err}"
     );
     assert!(positions >= 2, "{positions}");
-    let (ok, _, err) = jiangjun(&[
+    let (ok, _, err) = run_jiangjun(&[
         "train",
         "--data",
         d,
@@ -313,7 +303,7 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
     let data2 = dir.join("d2.jjdata");
     let d2 = data2.to_str().unwrap();
     let with_net = |out: &str, evalfile: &str| {
-        jiangjun(&[
+        run_jiangjun(&[
             "datagen",
             "--out",
             out,
@@ -344,13 +334,13 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
     assert!(!ok);
     assert!(err.contains("missing.nnue"), "{err}");
     // Bad options are usage errors.
-    let (ok, _, err) = jiangjun(&["datagen", "--out", d]);
+    let (ok, _, err) = run_jiangjun(&["datagen", "--out", d]);
     assert!(!ok);
     assert!(
         err.contains("--games") || err.contains("--positions"),
         "{err}"
     );
-    let (ok, _, err) = jiangjun(&[
+    let (ok, _, err) = run_jiangjun(&[
         "datagen",
         "--out",
         d,

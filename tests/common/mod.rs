@@ -192,3 +192,16 @@ pub fn assert_legal_bestmove(line: &str, board: &Board) -> Move {
         Err(e) => panic!("illegal bestmove '{line}': {e}"),
     }
 }
+
+/// Run the `jiangjun` binary with `args` to the end: (success, stdout, stderr).
+pub fn run_jiangjun(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(args)
+        .output()
+        .expect("run jiangjun");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
