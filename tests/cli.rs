@@ -26,16 +26,20 @@ fn perft_counts_and_divides() {
     assert!(err.contains("error"), "{err}");
 }
 
+/// The count of bench's `Nodes searched  : N` line.
+fn bench_nodes(out: &str) -> u64 {
+    out.lines()
+        .find(|l| l.starts_with("Nodes searched"))
+        .and_then(|l| l.split(':').nth(1))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no node count: {out}"))
+}
+
 #[test]
 fn bench_prints_nodes_and_speed() {
     let (ok, out, _) = run(&["bench", "3"]);
     assert!(ok);
-    let nodes: u64 = out
-        .lines()
-        .find(|l| l.starts_with("Nodes searched"))
-        .and_then(|l| l.split(':').nth(1))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("node count");
+    let nodes = bench_nodes(&out);
     assert!(nodes > 1000);
     // The node count is a signature: the same run gives the same count.
     let (_, again, _) = run(&["bench", "3"]);
@@ -54,21 +58,14 @@ fn bench_evaluates_with_a_network_file() {
         .save(&net)
         .unwrap();
     let net = net.to_str().unwrap();
-    let nodes = |out: &str| -> u64 {
-        out.lines()
-            .find(|l| l.starts_with("Nodes searched"))
-            .and_then(|l| l.split(':').nth(1))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or_else(|| panic!("no node count: {out}"))
-    };
     let (ok, plain, _) = run(&["bench", "3"]);
     assert!(ok);
     let (ok, with_net, err) = run(&["bench", "3", "--evalfile", net]);
     assert!(ok, "{err}");
     // Another evaluation, another search.
-    assert_ne!(nodes(&plain), nodes(&with_net));
+    assert_ne!(bench_nodes(&plain), bench_nodes(&with_net));
     let (_, again, _) = run(&["bench", "3", "--evalfile", net]);
-    assert_eq!(nodes(&again), nodes(&with_net));
+    assert_eq!(bench_nodes(&again), bench_nodes(&with_net));
     let (ok, out, err) = run(&["bench", "3", "--evalfile", "/nonexistent/net.nnue"]);
     assert!(!ok && out.is_empty());
     assert!(

@@ -439,7 +439,7 @@ fn set(e: &mut EngineProcess, line: &str) -> Vec<String> {
 const EVAL_FEN: &str = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R b - - 4 3";
 
 /// `setoption name EvalFile`: a missing, garbage, truncated or other-version
-/// file is an `info string error` with the reason, and the evaluation in
+/// file (or a directory) is an `info string error` with the reason, and the evaluation in
 /// force stays (the engine keeps answering); a valid network file is
 /// confirmed with its path and size and then evaluates (`eval` shows it
 /// beside the hand-made evaluation, and searches use it); an empty value
@@ -466,6 +466,10 @@ fn uci_eval_file_loads_networks_and_reports_bad_files() {
     e.send(&format!("position fen {EVAL_FEN}"));
     let bad = [
         (PathBuf::from("/nonexistent/net.nnue"), "cannot access"),
+        (
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+            "not a regular file",
+        ),
         (garbage, "not a Jiangjun network file"),
         (truncated, "truncated"),
         (version, "version 7"),

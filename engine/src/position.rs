@@ -272,17 +272,21 @@ fn sums(board: &Board) -> ([Score; 2], i32) {
 mod tests {
     use super::*;
 
-    /// Walk random legal games (a fixed linear congruential sequence picks
-    /// the moves), checking the sums after every make and every unmake.
-    #[test]
-    fn sums_follow_make_and_unmake() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
+    /// A fixed linear congruential sequence: `next(n)` is below `n`.
+    fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
             seed = seed
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1_442_695_040_888_963_407);
             (seed >> 33) as usize % n
-        };
+        }
+    }
+
+    /// Walk random legal games (a fixed linear congruential sequence picks
+    /// the moves), checking the sums after every make and every unmake.
+    #[test]
+    fn sums_follow_make_and_unmake() {
+        let mut next = picker(0x9e37_79b9_7f4a_7c15);
         for _ in 0..40 {
             let mut pos = Position::startpos();
             let mut sums_before = Vec::new();
@@ -317,13 +321,7 @@ mod tests {
     #[test]
     fn network_evaluation_follows_make_unmake_and_null() {
         let net = Arc::new(Network::random(0x51));
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = picker(0x2545_f491_4f6c_dd1d);
         let fresh = |pos: &Position| {
             Position::with_network(pos.board().clone(), Some(net.clone())).evaluate()
         };

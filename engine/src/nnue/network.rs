@@ -25,6 +25,7 @@
 
 use super::features::{FEATURE_SET_ID, FEATURES};
 use super::{L1, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE};
+use std::io::Read;
 use std::path::Path;
 
 /// The first bytes of every network file.
@@ -331,14 +332,33 @@ impl Network {
         Network::new(l1w, l1b, ow, ob)
     }
 
-    /// Read a network file from disk.
+    /// Read a network file from disk. Only a regular file is opened (a
+    /// FIFO would block, a device such as `/dev/zero` would never end), and
+    /// at most one byte more than a network is read, however large it is.
     pub fn load(path: impl AsRef<Path>) -> Result<Network, NnueError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| NnueError::Io {
+        let io = |source| NnueError::Io {
             path: path.display().to_string(),
             source,
-        })?;
-        Network::from_bytes(&bytes)
+        };
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file",
+            )));
+        }
+        let mut bytes = Vec::with_capacity(FILE_LEN + 1);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(FILE_LEN as u64 + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
+        match Network::from_bytes(&bytes) {
+            // Only the first extra byte was read: count them all.
+            Err(NnueError::Oversized { .. }) => Err(NnueError::Oversized {
+                extra: meta.len().saturating_sub(FILE_LEN as u64),
+            }),
+            result => result,
+        }
     }
 
     /// Write the network file to disk.
@@ -507,6 +527,20 @@ mod tests {
         assert_eq!(Network::load(&path).unwrap(), net);
         let e = Network::load(dir.join("missing.nnue")).unwrap_err();
         assert!(e.to_string().contains("missing.nnue"), "{e}");
+        // A directory or a device is refused before it is read.
+        for other in [dir.clone(), "/dev/zero".into()] {
+            if other.exists() {
+                let e = Network::load(&other).unwrap_err().to_string();
+                assert!(e.contains("not a regular file"), "{e}");
+            }
+        }
+        // A long file is read only so far, but its excess is counted.
+        let mut long = net.to_bytes();
+        long.extend_from_slice(&[0; 1000]);
+        let long_path = dir.join("long.nnue");
+        std::fs::write(&long_path, &long).unwrap();
+        let e = Network::load(&long_path).unwrap_err();
+        assert!(matches!(e, NnueError::Oversized { extra: 1000 }), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
