@@ -31,7 +31,7 @@ use jiangjun_engine::eval::params::{
     MOB_CANNON_N, MOB_HORSE, MOB_HORSE_N, MOB_ROOK, MOB_ROOK_N, NUM_WEIGHTS, PST, WEIGHTS,
     pst_index,
 };
-use jiangjun_engine::eval::{Accumulator, psq, scale, terms};
+use jiangjun_engine::eval::{Accumulator, known_win, psq, scale, terms};
 use jiangjun_engine::position::Position;
 use jiangjun_trainer::data;
 use rayon::prelude::*;
@@ -232,7 +232,7 @@ fn evenly_spaced(v: Vec<Sample>, n: usize) -> Vec<Sample> {
 
 /// One position: its features (weight index, Red minus Black count), phase,
 /// the scale for each stronger side, the fixed part of the evaluation (the
-/// tempo, from Red's side), the game result from
+/// tempo and the known-win bonus, from Red's side), the game result from
 /// Red's side (1, 0.5, 0), the search score from Red's side if the data
 /// has one, and the target the tuner fits.
 pub struct Sample {
@@ -323,7 +323,7 @@ fn sample(board: &Position, result: f64, score: Option<f64>) -> Sample {
             scale(board, Color::Red) as f64 / 64.0,
             scale(board, Color::Black) as f64 / 64.0,
         ],
-        fixed: tempo,
+        fixed: tempo + known_win(board) as f64,
         result,
         score,
         target: result,
@@ -750,6 +750,8 @@ mod tests {
             "2bak4/4a4/4b1n2/p1p1p3p/9/2P3p2/P3P3P/4B1N2/4A4/2BAK4 b",
             "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
             "2bakab2/9/9/9/9/9/9/9/4N4/4K4 w",
+            // A known win: the fixed bonus is part of the sample.
+            "3k5/9/9/9/9/9/9/9/9/R3K4 b",
         ] {
             let b = Position::from_fen(fen).unwrap();
             let s = sample(&b, 0.5, None);
