@@ -313,8 +313,8 @@ fn d_and_eval() {
     let last = lines.last().unwrap();
     // `final evaluation R (red side), S (side to move)`: both numbers are
     // the engine's own evaluation of this position, Black to move a rook
-    // down. (How large a rook-up score should be is the evaluation's
-    // business: `eval::tests::extra_rook_is_winning`.)
+    // down. (How large a rook-up score must be, a known win, is the
+    // evaluation's business: `eval::tests::extra_rook_is_winning`.)
     let number = |part: &str| -> i32 {
         part.split_whitespace()
             .find_map(|w| w.parse().ok())

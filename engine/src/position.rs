@@ -17,8 +17,9 @@ use std::sync::Arc;
 use xiangqi::board::PieceValues;
 use xiangqi::{Board, Color, FenError, Move, PieceKind, SQUARES, Square};
 
-/// Piece values for static exchange evaluation: the tuned middlegame
-/// material, with a king worth more than everything else.
+/// Piece values for static exchange evaluation (`eval::psq::see_value`):
+/// the tuned material, defenders with their share of king safety, and a
+/// king worth more than everything else.
 pub const SEE_VALUES: PieceValues = {
     let mut v = [0; 7];
     let mut k = 0;

@@ -1,8 +1,8 @@
 //! A rook more against a bare or lightly defended king is a forced win in
-//! Xiangqi (the king cannot leave its palace). The static evaluation does
-//! not yet score it as such (`eval::tests::extra_rook_is_winning` keeps a
-//! modest bar until the evaluation is reworked), but the search must prove
-//! the win: a mate score for the side with the rook, at a modest depth.
+//! Xiangqi (the king cannot leave its palace). The static evaluation scores
+//! it as a known win (`eval::endgame::known_win`; the bar is
+//! `eval::tests::extra_rook_is_winning`); the search must also prove the
+//! win: a mate score for the side with the rook, at a modest depth.
 
 use jiangjun_engine::Engine;
 use jiangjun_engine::score::SCORE_MATE_IN_MAX;

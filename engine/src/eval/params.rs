@@ -5,7 +5,11 @@ pub use super::weights::WEIGHTS;
 use crate::score::Score;
 use xiangqi::types::{Color, FILES, PieceKind, Square};
 
-/// Material of each kind (king unused).
+/// Material of each kind (king unused): one value in every phase. The
+/// phase is made of material, so a tapered material would let the tuner
+/// trade the one against the other (as it did: an advisor worth -33 and a
+/// cannon -32 in the endgame); the tables below taper instead, each at mean
+/// zero over the pieces of the tuning data (see `jiangjun tune`).
 pub const MATERIAL: usize = 0;
 /// Piece-square tables: kind x rank from own side x file folded to 0..4.
 pub const PST: usize = MATERIAL + 7;
@@ -31,7 +35,8 @@ pub const ATTACKER_HORSE: usize = ATTACKER_CANNON + 1;
 pub const ATTACKER_PAWN: usize = ATTACKER_HORSE + 1;
 /// Crossed pawns side by side.
 pub const PAWN_CONNECTED: usize = ATTACKER_PAWN + 1;
-/// Per enemy advisor (elephant) missing, times our rooks, horses and cannons.
+/// Per enemy advisor (elephant) missing, times our rooks, horses and
+/// cannons; never negative (the tuner keeps it so).
 pub const ADVISOR_MISSING: usize = PAWN_CONNECTED + 1;
 pub const ELEPHANT_MISSING: usize = ADVISOR_MISSING + 1;
 /// By the number of attackers (a table: attacks add up).
@@ -49,6 +54,15 @@ pub const fn pst_index(color: Color, kind: PieceKind, sq: Square) -> usize {
     let folded = if f > FILES / 2 { FILES - 1 - f } else { f };
     PST + (kind as usize * 10 + sq.relative_rank(color)) * 5 + folded
 }
+
+// Material is one value in every phase (see `MATERIAL`).
+const _: () = {
+    let mut k = 0;
+    while k < 7 {
+        assert!(WEIGHTS[MATERIAL + k].0 == WEIGHTS[MATERIAL + k].1);
+        k += 1;
+    }
+};
 
 const fn pack_all() -> [Score; NUM_WEIGHTS] {
     let mut t = [0; NUM_WEIGHTS];

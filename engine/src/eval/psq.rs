@@ -5,7 +5,7 @@
 //! by the game phase. The values come from the tuned weights (`params`).
 
 use super::packed::s;
-use super::params::{MATERIAL, WEIGHTS, pst_index};
+use super::params::{ADVISOR_MISSING, ELEPHANT_MISSING, MATERIAL, WEIGHTS, pst_index};
 use crate::score::Score;
 use xiangqi::types::{Color, Piece, PieceKind, SQUARES, Square};
 
@@ -50,17 +50,43 @@ pub(crate) fn delta(piece: usize, from: usize, to: usize) -> Score {
     PSQ[piece][to].wrapping_sub(PSQ[piece][from])
 }
 
-/// Material value of a kind in the middlegame, for move ordering and SEE.
+/// Enemy rooks, horses and cannons a defender's SEE value counts on.
+const SEE_ATTACKERS: i32 = 3;
+
+/// Value of a kind for move ordering and SEE: its material and, for an
+/// advisor or an elephant, the king safety its loss costs against
+/// `SEE_ATTACKERS` enemy rooks, horses and cannons (middlegame weights of
+/// the missing-defender terms). Material alone prices a defender below a
+/// pawn, as the rest of its worth is king safety, and SEE would then throw
+/// away a pawn's capture of a guarded advisor.
 pub const fn see_value(kind: PieceKind) -> i32 {
+    let material = WEIGHTS[MATERIAL + kind as usize].0;
     match kind {
         PieceKind::King => 10000,
-        _ => WEIGHTS[MATERIAL + kind as usize].0,
+        PieceKind::Advisor => material + SEE_ATTACKERS * WEIGHTS[ADVISOR_MISSING].0,
+        PieceKind::Elephant => material + SEE_ATTACKERS * WEIGHTS[ELEPHANT_MISSING].0,
+        _ => material,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn see_values_are_ordered() {
+        let v = see_value;
+        assert!(
+            v(PieceKind::Rook) > v(PieceKind::Horse) && v(PieceKind::Rook) > v(PieceKind::Cannon)
+        );
+        for d in [PieceKind::Advisor, PieceKind::Elephant] {
+            assert!(
+                v(d) > v(PieceKind::Pawn) && v(d) < v(PieceKind::Horse),
+                "{d:?}"
+            );
+        }
+        assert!(v(PieceKind::Pawn) > 0);
+    }
 
     #[test]
     fn tables_are_colour_and_mirror_symmetric() {
