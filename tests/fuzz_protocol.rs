@@ -358,14 +358,15 @@ impl Fuzzer {
     }
 
     /// A random position reached by random moves, with a move number that
-    /// nothing in `line` can produce: no FEN in the line (its move number
-    /// is a run of digits there) plus the moves after it can reach it. So a
-    /// `Fen:` line with it can only come from this marker.
+    /// nothing in `line` can produce: a FEN in the line has its move number
+    /// as a run of digits there, and the moves after it (fewer than the
+    /// line's bytes) cannot bring that to this one. So a `Fen:` line with
+    /// it can only come from this marker.
     fn new_marker(&mut self, line: &[u8]) -> Board {
         let near = |n: u64| {
             line.split(|b| !b.is_ascii_digit())
                 .filter_map(|run| std::str::from_utf8(run).ok()?.parse::<u64>().ok())
-                .any(|v| v <= n && n - v <= 1000)
+                .any(|v| v <= n && n - v <= line.len() as u64)
         };
         while near(self.next_number) {
             self.next_number += 1;
