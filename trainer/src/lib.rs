@@ -88,7 +88,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1.0)]
     pub lr_decay: f32,
     /// Evaluation units per logistic unit in the loss (see the `train` module).
-    #[arg(long, default_value_t = 134.0)]
+    #[arg(long, default_value_t = 333.0)]
     pub k: f32,
     /// Share of the positions held out for the validation loss.
     #[arg(long, default_value_t = 0.05)]
