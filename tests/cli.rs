@@ -74,6 +74,35 @@ fn bench_evaluates_with_a_network_file() {
     );
 }
 
+/// `--evalfile` reads what the `EvalFile` option does: `none` and `hce`
+/// are the hand-made evaluation, `<built-in>` the built-in network (an
+/// error without one), and without it the default evaluation is used.
+#[test]
+fn bench_evalfile_names_the_hand_made_and_built_in_evaluations() {
+    let nodes = |args: &[&str]| {
+        let (ok, out, err) = run(args);
+        assert!(ok, "{args:?}: {err}");
+        bench_nodes(&out)
+    };
+    let default = nodes(&["bench", "3"]);
+    let hand_made = nodes(&["bench", "3", "--evalfile", "hce"]);
+    assert_eq!(nodes(&["bench", "3", "--evalfile", "none"]), hand_made);
+    assert_eq!(nodes(&["bench", "3", "--evalfile", "NONE"]), hand_made);
+    let (ok, out, err) = run(&["bench", "3", "--evalfile", "<built-in>"]);
+    if jiangjun_engine::nnue::EMBEDDED_NETWORK.is_some() {
+        assert!(ok, "{err}");
+        assert_eq!(bench_nodes(&out), default);
+        assert_ne!(hand_made, default);
+    } else {
+        assert_eq!(hand_made, default);
+        assert!(!ok && out.is_empty());
+        assert!(
+            err.contains("error") && err.contains("no network is built in"),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn judge_rules_on_games() {
     let case = |args: &[&str]| {

@@ -4,7 +4,10 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
+use jiangjun_engine::book::{Book, Record};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use xiangqi::Board;
 
 const MATED: &str = "3k5/9/9/9/9/9/9/9/3r5/3rK4 w - - 0 1";
 const BARE_KINGS: &str = "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
@@ -374,5 +377,65 @@ fn quit_stops_a_search_at_once_and_end_of_input_an_infinite_one() {
         let lines = e.read_until(is_answer);
         assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &[]));
         assert!(e.wait_exit());
+    }
+}
+
+/// `BookFile` (UCCI `bookfiles`) naming a device, a FIFO or a directory:
+/// the whole file was read, so `/dev/zero` never returned and ate the
+/// memory, and a FIFO blocked. Now each is an `info string error` at once,
+/// and the book loaded before stays (here a one-move book, not the default).
+#[test]
+fn book_files_must_be_regular_files() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let start = Board::startpos();
+    let book = Book::from_records(vec![Record {
+        key: start.key(),
+        mv: start.parse_move("a3a4").unwrap().raw(),
+        weight: 1,
+        score: 0,
+        games: 1,
+    }]);
+    let path = dir.join("faults-one-move.book");
+    std::fs::write(&path, book.to_bytes()).unwrap();
+    let mut bad = vec!["/dev/zero".to_string(), dir.display().to_string()];
+    let fifo = dir.join("faults-book.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        bad.push(fifo.display().to_string());
+    }
+    for (dialect, set, go) in [
+        (
+            "uci",
+            "setoption name BookFile value",
+            "go wtime 60000 btime 60000",
+        ),
+        ("ucci", "setoption bookfiles", "go time 60000 increment 0"),
+    ] {
+        let mut e = engine(dialect);
+        e.send(&format!("{set} {}", path.display()));
+        assert_eq!(e.sync(), Vec::<String>::new());
+        for file in &bad {
+            e.send(&format!("{set} {file}"));
+            let lines = e.sync();
+            assert!(
+                lines.len() == 1
+                    && lines[0].starts_with("info string error: ")
+                    && lines[0].contains(&format!("{file}: not a regular file"))
+                    && lines[0].ends_with("keeping the previous book"),
+                "{dialect}: {lines:#?}"
+            );
+        }
+        e.send("position startpos");
+        e.send(go);
+        let lines = e.until_prefix("bestmove");
+        assert_eq!(
+            bestmove_of(lines.last().unwrap()).as_deref(),
+            Some("a3a4"),
+            "{dialect}: {lines:#?}"
+        );
     }
 }

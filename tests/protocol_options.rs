@@ -8,7 +8,7 @@ mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of};
 use jiangjun_engine::eval::evaluate;
-use jiangjun_engine::nnue::Network;
+use jiangjun_engine::nnue::{EMBEDDED_NETWORK, Network, default_network};
 use jiangjun_engine::position::Position;
 use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, LEVEL_ELO};
 use jiangjun_engine::time::{Clock, allocate};
@@ -71,6 +71,15 @@ fn errors(lines: &[String]) -> Vec<&String> {
         .collect()
 }
 
+/// `EvalFile`'s announced default: the built-in network, when there is one.
+fn eval_file_default() -> &'static str {
+    if EMBEDDED_NETWORK.is_some() {
+        "<built-in>"
+    } else {
+        "<empty>"
+    }
+}
+
 #[test]
 fn uci_announces_the_options_and_the_version() {
     let mut e = EngineProcess::start();
@@ -94,7 +103,10 @@ fn uci_announces_the_options_and_the_version() {
         "option name nodestime type spin default 0 min 0 max 10000",
         "option name Random Seed type spin default 0 min 0 max 2147483647",
         "option name UCI_ShowWDL type check default false",
-        "option name EvalFile type string default <empty>",
+        &format!(
+            "option name EvalFile type string default {}",
+            eval_file_default()
+        ),
     ] {
         assert!(lines.iter().any(|l| l == want), "missing {want}");
     }
@@ -117,7 +129,10 @@ fn ucci_announces_its_options_and_the_version() {
         "option knowledge type combo var none var small var medium var large default large",
         "option debuglogfile type string default <empty>",
         "option randomseed type spin min 0 max 2147483647 default 0",
-        "option evalfile type string default <empty>",
+        &format!(
+            "option evalfile type string default {}",
+            eval_file_default()
+        ),
     ] {
         assert!(lines.iter().any(|l| l == want), "missing {want}");
     }
@@ -442,8 +457,8 @@ const EVAL_FEN: &str = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1
 /// file (or a directory) is an `info string error` with the reason, and the evaluation in
 /// force stays (the engine keeps answering); a valid network file is
 /// confirmed with its path and size and then evaluates (`eval` shows it
-/// beside the hand-made evaluation, and searches use it); an empty value
-/// goes back to the hand-made evaluation.
+/// beside the hand-made evaluation, and searches use it); `none` and `hce`
+/// go back to the hand-made evaluation, an empty value to the default one.
 #[test]
 fn uci_eval_file_loads_networks_and_reports_bad_files() {
     let board = Board::from_fen(EVAL_FEN).unwrap();
@@ -464,6 +479,9 @@ fn uci_eval_file_loads_networks_and_reports_bad_files() {
 
     let mut e = uci();
     e.send(&format!("position fen {EVAL_FEN}"));
+    // From the hand-made evaluation (the default unless a net is built in).
+    let lines = set(&mut e, "setoption name EvalFile value hce");
+    assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
     let bad = [
         (PathBuf::from("/nonexistent/net.nnue"), "cannot access"),
         (
@@ -523,11 +541,21 @@ fn uci_eval_file_loads_networks_and_reports_bad_files() {
     );
     assert_eq!(eval_of(&mut e), (with_net, true));
 
+    let (default_answer, default_eval) = default_evaluation(&board);
     for empty in [
         "setoption name EvalFile value <empty>",
         "setoption name EvalFile value",
     ] {
         let lines = set(&mut e, empty);
+        assert_eq!(lines, vec![default_answer.clone()]);
+        assert_eq!(eval_of(&mut e), default_eval);
+        set(
+            &mut e,
+            &format!("setoption name EvalFile value {}", valid.display()),
+        );
+    }
+    for hand in ["none", "HCE"] {
+        let lines = set(&mut e, &format!("setoption name EvalFile value {hand}"));
         assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
         assert_eq!(eval_of(&mut e), (hand_made, false));
         set(
@@ -535,9 +563,28 @@ fn uci_eval_file_loads_networks_and_reports_bad_files() {
             &format!("setoption name EvalFile value {}", valid.display()),
         );
     }
-    let lines = set(&mut e, "setoption name EvalFile value none");
-    assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
-    assert_eq!(eval_of(&mut e), (hand_made, false));
+}
+
+/// What the default evaluation answers to `setoption` (empty `EvalFile`),
+/// and its `eval` numbers (see `eval_of`) for `board`: the built-in
+/// network, or the hand-made evaluation when none is built in.
+fn default_evaluation(board: &Board) -> (String, (i32, bool)) {
+    match EMBEDDED_NETWORK {
+        Some(bytes) => (
+            format!(
+                "info string NNUE evaluation using the built-in network ({} bytes)",
+                bytes.len()
+            ),
+            (
+                Position::with_network(board.clone(), default_network()).evaluate(),
+                true,
+            ),
+        ),
+        None => (
+            "info string hand-made evaluation, no network".to_string(),
+            (evaluate(&Position::new(board.clone())), false),
+        ),
+    }
 }
 
 /// The same in UCCI: `setoption evalfile <path>`, and `go depth 0` (the
@@ -554,6 +601,8 @@ fn ucci_evalfile_loads_networks_and_reports_bad_files() {
 
     let mut e = ucci();
     e.send(&format!("position fen {EVAL_FEN}"));
+    let lines = set(&mut e, "setoption evalfile none");
+    assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
     for path in [PathBuf::from("/nonexistent/net.nnue"), garbage] {
         let lines = set(&mut e, &format!("setoption evalfile {}", path.display()));
         let errs = errors(&lines);
@@ -589,8 +638,92 @@ fn ucci_evalfile_loads_networks_and_reports_bad_files() {
     let answer = go(&mut e, "go depth 3");
     assert_legal_bestmove(answer.last().unwrap(), &board);
 
-    let lines = set(&mut e, "setoption evalfile <empty>");
+    let lines = set(&mut e, "setoption evalfile hce");
     assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
     assert_eq!(eval_of(&mut e), (hand_made, false));
     assert_eq!(static_score(&mut e), hand_made as i64);
+    let (default_answer, default_eval) = default_evaluation(&board);
+    let lines = set(&mut e, "setoption evalfile <empty>");
+    assert_eq!(lines, vec![default_answer]);
+    assert_eq!(eval_of(&mut e), default_eval);
+    assert_eq!(
+        static_score(&mut e),
+        default_eval.0.clamp(-9799, 9799) as i64
+    );
+}
+
+/// `<built-in>` in both dialects. With a network built in, it is the
+/// default: a fresh engine evaluates with it, `<built-in>` selects it
+/// again, and a bad file is an error that keeps it. Without one (today),
+/// `<built-in>` is an error naming the cause that keeps the evaluation in
+/// force, be it the hand-made one or a network file's.
+#[test]
+fn eval_file_built_in_network() {
+    let board = Board::from_fen(EVAL_FEN).unwrap();
+    let hand_made = (evaluate(&Position::new(board.clone())), false);
+    let (default_answer, default_eval) = default_evaluation(&board);
+    let net = Network::random(2);
+    let with_net = (
+        Position::with_network(board.clone(), Some(Arc::new(net.clone()))).evaluate(),
+        true,
+    );
+    let valid = scratch_file("builtin-valid.nnue", &net.to_bytes());
+    let garbage = scratch_file("builtin-garbage.nnue", b"not a network");
+    for (mut e, setoption) in [
+        (uci(), "setoption name EvalFile value"),
+        (ucci(), "setoption evalfile"),
+    ] {
+        e.send(&format!("position fen {EVAL_FEN}"));
+        assert_eq!(eval_of(&mut e), default_eval);
+        // A bad file keeps the default evaluation.
+        let lines = set(&mut e, &format!("{setoption} {}", garbage.display()));
+        let errs = errors(&lines);
+        let kept = if EMBEDDED_NETWORK.is_some() {
+            "keeping the built-in network"
+        } else {
+            "keeping the hand-made evaluation"
+        };
+        assert!(
+            errs.len() == 1 && errs[0].contains("network file too short"),
+            "{lines:#?}"
+        );
+        assert!(errs[0].ends_with(kept), "{lines:#?}");
+        assert_eq!(eval_of(&mut e), default_eval);
+
+        let lines = set(&mut e, &format!("{setoption} {}", valid.display()));
+        assert!(errors(&lines).is_empty(), "{lines:#?}");
+        assert_eq!(eval_of(&mut e), with_net);
+        let lines = set(&mut e, &format!("{setoption} <built-in>"));
+        if EMBEDDED_NETWORK.is_some() {
+            assert_eq!(lines, vec![default_answer.clone()]);
+            assert_eq!(eval_of(&mut e), default_eval);
+            // The hand-made evaluation, then the built-in network again.
+            let lines = set(&mut e, &format!("{setoption} hce"));
+            assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
+            assert_eq!(eval_of(&mut e), hand_made);
+            let lines = set(&mut e, &format!("{setoption} <Built-In>"));
+            assert_eq!(lines, vec![default_answer.clone()]);
+            assert_eq!(eval_of(&mut e), default_eval);
+        } else {
+            let errs = errors(&lines);
+            assert_eq!(errs.len(), 1, "{lines:#?}");
+            assert!(
+                errs[0].contains("no network is built into this binary")
+                    && errs[0].ends_with(&format!("keeping the network {}", valid.display())),
+                "{lines:#?}"
+            );
+            assert_eq!(eval_of(&mut e), with_net);
+            let lines = set(&mut e, &format!("{setoption} hce"));
+            assert_eq!(lines, vec!["info string hand-made evaluation, no network"]);
+            let lines = set(&mut e, &format!("{setoption} <built-in>"));
+            let errs = errors(&lines);
+            assert!(
+                errs.len() == 1 && errs[0].ends_with("keeping the hand-made evaluation"),
+                "{lines:#?}"
+            );
+            assert_eq!(eval_of(&mut e), hand_made);
+        }
+        let answer = go(&mut e, "go depth 3");
+        assert_legal_bestmove(answer.last().unwrap(), &board);
+    }
 }

@@ -26,6 +26,10 @@ pub const MAGIC: &[u8; 8] = b"JJBOOK1\0";
 const HEADER: usize = 16;
 const RECORD: usize = 16;
 
+/// The largest book file [`Book::load`] reads: 16 Mi records (256 MiB),
+/// far more than any book built from games.
+pub const MAX_FILE_LEN: u64 = (HEADER + (1 << 24) * RECORD) as u64;
+
 /// The default book, built into the binary so that it needs no file.
 pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../book/jiangjun.book");
 
@@ -99,9 +103,34 @@ impl Book {
         Ok(Book { records })
     }
 
+    /// Read a book file. Only a regular file of at most [`MAX_FILE_LEN`]
+    /// bytes is read: a FIFO would block, a device such as `/dev/zero`
+    /// would never end, and a huge file would fill the memory. Errors name
+    /// the file.
     pub fn load(path: &std::path::Path) -> Result<Book, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Book::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        use std::io::Read;
+        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let meta = std::fs::metadata(path).map_err(|e| err(&e))?;
+        if !meta.is_file() {
+            return Err(err(&"not a regular file"));
+        }
+        let too_large = |len: u64| {
+            err(&format!(
+                "{len} bytes is too large for a book (at most {MAX_FILE_LEN})"
+            ))
+        };
+        if meta.len() > MAX_FILE_LEN {
+            return Err(too_large(meta.len()));
+        }
+        // At most one byte more than the limit, should the file grow.
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE_LEN + 1).read_to_end(&mut bytes))
+            .map_err(|e| err(&e))?;
+        if bytes.len() as u64 > MAX_FILE_LEN {
+            return Err(too_large(bytes.len() as u64));
+        }
+        Book::parse(&bytes).map_err(|e| err(&e))
     }
 
     /// The built-in default book.
@@ -287,6 +316,56 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    fn load_err(path: &std::path::Path) -> String {
+        Book::load(path)
+            .err()
+            .unwrap_or_else(|| panic!("{} loaded", path.display()))
+    }
+
+    /// Only regular files of a sane size are read; the others are refused
+    /// before a byte is read (`/dev/zero` or a FIFO would never end).
+    #[test]
+    fn load_reads_only_regular_files_of_a_sane_size() {
+        let dir = std::env::temp_dir().join(format!("jj-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let b = Board::startpos();
+        let book = Book::from_records(vec![rec(&b, "h2e2", 3)]);
+        let path = dir.join("small.book");
+        std::fs::write(&path, book.to_bytes()).unwrap();
+        assert_eq!(Book::load(&path).unwrap().records(), book.records());
+        let e = load_err(&dir.join("missing.book"));
+        assert!(e.contains("missing.book"), "{e}");
+
+        let fifo = dir.join("fifo");
+        let made_fifo = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        let mut others = vec![dir.clone(), "/dev/zero".into()];
+        if made_fifo {
+            others.push(fifo);
+        }
+        for other in others {
+            if other.exists() {
+                let e = load_err(&other);
+                assert!(
+                    e.contains("not a regular file") && e.contains(&*other.to_string_lossy()),
+                    "{e}"
+                );
+            }
+        }
+
+        // A sparse file one byte over the limit: refused by its size.
+        let huge = dir.join("huge.book");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(MAX_FILE_LEN + 1)
+            .unwrap();
+        let e = load_err(&huge);
+        assert!(e.contains("too large for a book"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

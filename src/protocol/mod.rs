@@ -20,6 +20,7 @@ pub mod output;
 
 use crate::tools::perft;
 use command::{Command, Dialect, GoParams, PositionBase, excerpt};
+use jiangjun_engine::nnue::{EMBEDDED_NETWORK, EvalSource};
 use jiangjun_engine::position::Position;
 use jiangjun_engine::score::MAX_PLY;
 use jiangjun_engine::search::{self, IterationInfo, Limits, Reporter, SearchResult};
@@ -324,7 +325,7 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let old_hash = self.options.hash_mb;
         let old_log = self.options.debug_log_file.clone();
-        let old_eval_file = self.options.eval_file.clone();
+        let old_eval = self.options.eval.clone();
         match self.options.set(name, value, self.dialect()) {
             Ok(options::Effect::None) => {}
             Ok(options::Effect::ResizeHash) => {
@@ -367,7 +368,7 @@ impl Session {
                 };
             }
             Ok(options::Effect::ResetNodeClock) => self.node_clock.reset(),
-            Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval_file),
+            Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval),
             Err(e) => self.out.error(&e),
         }
         if self.options.threads != self.engine.threads()
@@ -386,31 +387,34 @@ impl Session {
         self.node_clock.reset();
     }
 
-    /// `EvalFile`: load the network it names, or go back to the hand-made
-    /// evaluation when it is empty. A file that cannot be read or is not a
-    /// network this engine reads is an error, and the evaluation in force
-    /// (`old_file`'s) stays. Like `Hash`, it waits for a running search.
-    fn load_network(&mut self, name: &str, old_file: String) {
-        let path = self.options.eval_file.clone();
-        if path.is_empty() {
-            self.engine.set_network(None);
-            self.out.info_string("hand-made evaluation, no network");
-            return;
-        }
-        match self.engine.load_network_file(&path) {
-            Ok(()) => self.out.info_string(&format!(
-                "NNUE evaluation using {path} ({} bytes)",
-                jiangjun_engine::nnue::network::FILE_LEN
-            )),
-            Err(e) => {
-                let kept = if old_file.is_empty() {
-                    "the hand-made evaluation".to_string()
-                } else {
-                    format!("the network {old_file}")
+    /// `EvalFile`: evaluate as it now says (`options.eval`): with the
+    /// hand-made evaluation, the built-in network or a network file. A file
+    /// that cannot be read or is not a network this engine reads is an
+    /// error, and the evaluation in force (`old`) stays. Like `Hash`, it
+    /// waits for a running search.
+    fn load_network(&mut self, name: &str, old: EvalSource) {
+        let source = self.options.eval.clone();
+        match source.network() {
+            Ok(net) => {
+                self.engine.set_network(net);
+                let msg = match &source {
+                    EvalSource::HandMade => "hand-made evaluation, no network".to_string(),
+                    EvalSource::BuiltIn => format!(
+                        "NNUE evaluation using the built-in network ({} bytes)",
+                        EMBEDDED_NETWORK.map_or(0, <[u8]>::len)
+                    ),
+                    EvalSource::File(path) => format!(
+                        "NNUE evaluation using {} ({} bytes)",
+                        path.display(),
+                        jiangjun_engine::nnue::network::FILE_LEN
+                    ),
                 };
+                self.out.info_string(&msg);
+            }
+            Err(e) => {
                 self.out
-                    .error(&format!("option {name}: {e}; keeping {kept}"));
-                self.options.eval_file = old_file;
+                    .error(&format!("option {name}: {e}; keeping {old}"));
+                self.options.eval = old;
             }
         }
     }

@@ -4,6 +4,7 @@
 //! option; UCCI names (`hashsize`) and UCI names (`Hash`) both work.
 
 use super::command::{Dialect, excerpt};
+use jiangjun_engine::nnue::{BUILTIN_NETWORK, EMBEDDED_NETWORK, EvalSource};
 use jiangjun_engine::strength::{self, ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 pub const MAX_HASH_MB: usize = 65536;
@@ -17,9 +18,6 @@ pub const MAX_NODESTIME: u64 = 10000;
 pub const MAX_SEED: u64 = i32::MAX as u64;
 /// How UCCI spells an empty string value.
 pub const EMPTY: &str = "<empty>";
-/// The `EvalFile` value that, like an empty one, means the hand-made
-/// evaluation.
-pub const NO_NETWORK: &str = "none";
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -54,9 +52,9 @@ pub struct Options {
     /// `Random Seed`: 0 seeds from the clock; others make the book choice,
     /// skill picks and randomness repeatable.
     pub random_seed: u64,
-    /// `EvalFile` (UCCI `evalfile`): the network file evaluating; empty for
-    /// the hand-made evaluation.
-    pub eval_file: String,
+    /// `EvalFile` (UCCI `evalfile`): the evaluation in force (the values
+    /// mean what `EvalSource::parse` says).
+    pub eval: EvalSource,
 }
 
 /// The `BookFile` value that names the built-in book.
@@ -86,7 +84,7 @@ impl Default for Options {
             debug_log_file: String::new(),
             nodestime: 0,
             random_seed: 0,
-            eval_file: String::new(),
+            eval: EvalSource::default_for(EMBEDDED_NETWORK),
         }
     }
 }
@@ -105,9 +103,18 @@ pub enum Effect {
     Reseed,
     /// The node clock (`nodestime`) starts again.
     ResetNodeClock,
-    /// Load the network `eval_file` names (or go back to the hand-made
-    /// evaluation).
+    /// Evaluate as `eval` says: load its network (or go back to the
+    /// hand-made evaluation).
     LoadNetwork,
+}
+
+/// `EvalFile`'s announced default: `<built-in>` when a network is built in
+/// (and then evaluates by default), else empty (the hand-made evaluation).
+pub fn eval_file_default() -> &'static str {
+    match EvalSource::default_for(EMBEDDED_NETWORK) {
+        EvalSource::BuiltIn => BUILTIN_NETWORK,
+        _ => EMPTY,
+    }
 }
 
 pub fn uci_option_lines() -> Vec<String> {
@@ -160,7 +167,10 @@ pub fn uci_option_lines() -> Vec<String> {
             "option name Random Seed type spin default {} min 0 max {MAX_SEED}",
             d.random_seed
         ),
-        format!("option name EvalFile type string default {EMPTY}"),
+        format!(
+            "option name EvalFile type string default {}",
+            eval_file_default()
+        ),
     ]
 }
 
@@ -208,7 +218,10 @@ pub fn ucci_option_lines() -> Vec<String> {
             "option randomseed type spin min 0 max {MAX_SEED} default {}",
             d.random_seed
         ),
-        format!("option evalfile type string default {EMPTY}"),
+        format!(
+            "option evalfile type string default {}",
+            eval_file_default()
+        ),
         "option clearhash type button".into(),
         "option newgame type button".into(),
     ]
@@ -411,16 +424,13 @@ impl Options {
                 self.random_seed = spin_value(name, value, 0, MAX_SEED as i64)? as u64;
                 Ok(Effect::Reseed)
             }
-            "evalfile" => {
-                let v = value.unwrap_or("").trim();
-                self.eval_file =
-                    if v.eq_ignore_ascii_case(EMPTY) || v.eq_ignore_ascii_case(NO_NETWORK) {
-                        String::new()
-                    } else {
-                        v.to_string()
-                    };
-                Ok(Effect::LoadNetwork)
-            }
+            "evalfile" => match EvalSource::parse(value.unwrap_or(""), EMBEDDED_NETWORK) {
+                Ok(source) => {
+                    self.eval = source;
+                    Ok(Effect::LoadNetwork)
+                }
+                Err(e) => Err(format!("option {name}: {e}; keeping {}", self.eval)),
+            },
             _ if dialect == Dialect::Ucci => {
                 // The UCCI spec: unknown options (idle, style, promotion, ...)
                 // must not cause an error.
@@ -617,28 +627,56 @@ mod tests {
     #[test]
     fn eval_file_values() {
         let mut o = Options::default();
+        let default = EvalSource::default_for(EMBEDDED_NETWORK);
+        assert_eq!(o.eval, default);
         assert_eq!(
             o.set("EvalFile", Some(" /nets/a b.nnue "), Dialect::Uci),
             Ok(Effect::LoadNetwork)
         );
-        assert_eq!(o.eval_file, "/nets/a b.nnue");
-        for empty in [Some(EMPTY), Some("None"), Some(""), None] {
-            o.eval_file = "x.nnue".into();
+        assert_eq!(o.eval, EvalSource::File("/nets/a b.nnue".into()));
+        for (value, want) in [
+            (Some(EMPTY), &default),
+            (Some(""), &default),
+            (None, &default),
+            (Some("None"), &EvalSource::HandMade),
+            (Some("hce"), &EvalSource::HandMade),
+        ] {
+            o.eval = EvalSource::File("x.nnue".into());
             assert_eq!(
-                o.set("evalfile", empty, Dialect::Ucci),
+                o.set("evalfile", value, Dialect::Ucci),
                 Ok(Effect::LoadNetwork)
             );
-            assert_eq!(o.eval_file, "", "{empty:?}");
+            assert_eq!(&o.eval, want, "{value:?}");
         }
+        // `<built-in>`: the built-in network, or an error that keeps the
+        // evaluation when there is none.
+        o.eval = EvalSource::File("x.nnue".into());
+        let r = o.set("EvalFile", Some("<built-in>"), Dialect::Uci);
+        if EMBEDDED_NETWORK.is_some() {
+            assert_eq!(r, Ok(Effect::LoadNetwork));
+            assert_eq!(o.eval, EvalSource::BuiltIn);
+        } else {
+            let e = r.unwrap_err();
+            assert!(
+                e.contains("no network is built in") && e.ends_with("keeping the network x.nnue"),
+                "{e}"
+            );
+            assert_eq!(o.eval, EvalSource::File("x.nnue".into()));
+        }
+        let shown = if EMBEDDED_NETWORK.is_some() {
+            "<built-in>"
+        } else {
+            "<empty>"
+        };
         assert!(
             uci_option_lines()
                 .iter()
-                .any(|l| l == "option name EvalFile type string default <empty>")
+                .any(|l| *l == format!("option name EvalFile type string default {shown}"))
         );
         assert!(
             ucci_option_lines()
                 .iter()
-                .any(|l| l == "option evalfile type string default <empty>")
+                .any(|l| *l == format!("option evalfile type string default {shown}"))
         );
     }
 

@@ -1,12 +1,10 @@
 //! `jiangjun bench`: search a fixed set of positions to a fixed depth and
 //! print the node count (the search's signature) and the speed.
 
-use crate::tools::{EXIT_USAGE, fail};
-use jiangjun_engine::bench::{DEFAULT_DEPTH, MAX_DEPTH, run_bench, run_bench_with_network};
-use jiangjun_engine::nnue::Network;
+use crate::tools::{EXIT_USAGE, evalfile_network, fail};
+use jiangjun_engine::bench::{DEFAULT_DEPTH, MAX_DEPTH, run_bench_with_network};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -15,19 +13,19 @@ pub struct BenchArgs {
           value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
     pub depth: i32,
     /// Evaluate with this network file (NNUE) instead of the default
-    /// evaluation: measures the network's speed.
+    /// evaluation, to measure its speed; `none` or `hce`: the hand-made
+    /// evaluation; `<built-in>`: the network built into the binary (the
+    /// default when there is one).
     #[arg(long, value_name = "PATH")]
     pub evalfile: Option<PathBuf>,
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let r = match &args.evalfile {
-        None => run_bench(args.depth),
-        Some(path) => match Network::load(path) {
-            Ok(net) => run_bench_with_network(args.depth, Some(Arc::new(net))),
-            Err(e) => return fail(EXIT_USAGE, e),
-        },
+    let network = match evalfile_network(args.evalfile.as_deref()) {
+        Ok((_, network)) => network,
+        Err(e) => return fail(EXIT_USAGE, e),
     };
+    let r = run_bench_with_network(args.depth, network);
     println!("Total time (ms) : {}", r.millis);
     println!("Nodes searched  : {}", r.nodes);
     println!("Nodes/second    : {}", r.nps());

@@ -34,9 +34,12 @@
 //!
 //! # Evaluation
 //!
-//! The searches evaluate with the engine's default evaluation, or with the
-//! network of `--evalfile` (the data for a network's successor comes from
-//! its own self-play). The scores written are that evaluation's searches'.
+//! The searches evaluate with the engine's default evaluation (the built-in
+//! network when there is one), or with the one `--evalfile` names: a
+//! network file (the data for a network's successor comes from its own
+//! self-play), `none` or `hce` for the hand-made evaluation, `<built-in>`
+//! for the built-in network. The scores written are that evaluation's
+//! searches'.
 //!
 //! # Order and determinism
 //!
@@ -49,9 +52,9 @@
 //! run loses only games not yet written. Files made with different seeds
 //! are shards of one data set: concatenate them, or append to one file.
 
-use crate::tools::{EXIT_USAGE, fail};
+use crate::tools::{EXIT_USAGE, evalfile_network, fail};
 use jiangjun_engine::Engine;
-use jiangjun_engine::nnue::Network;
+use jiangjun_engine::nnue::{self, Network};
 use jiangjun_engine::score::{SCORE_MATE_IN_MAX, Score};
 use jiangjun_engine::search::Limits;
 use jiangjun_trainer::data::{DataError, DataWriter, GameResult, Record};
@@ -133,7 +136,9 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// Search with this network file (NNUE) as the evaluation instead of
-    /// the default one.
+    /// the default one; `none` or `hce`: the hand-made evaluation;
+    /// `<built-in>`: the network built into the binary (the default when
+    /// there is one).
     #[arg(long, value_name = "PATH")]
     pub evalfile: Option<PathBuf>,
     /// No progress lines.
@@ -153,7 +158,8 @@ pub struct Config {
     pub nodes: u64,
     pub max_plies: usize,
     pub hash_mb: usize,
-    /// The searches' network; `None`: the engine's default evaluation.
+    /// The searches' network; `None`: the hand-made evaluation. By
+    /// default the engine's default evaluation (`nnue::default_network`).
     pub network: Option<Arc<Network>>,
 }
 
@@ -168,7 +174,7 @@ impl Default for Config {
             nodes: 5000,
             max_plies: 400,
             hash_mb: 16,
-            network: None,
+            network: nnue::default_network(),
         }
     }
 }
@@ -381,10 +387,8 @@ pub fn generate(
     for _ in 0..threads {
         let mut engine = Engine::try_new(cfg.hash_mb, 1)
             .map_err(|e| DatagenError::Engine(format!("cannot start a search thread: {e}")))?;
-        if cfg.network.is_some() {
-            // One network in memory, shared by every game's engine.
-            engine.set_network(cfg.network.clone());
-        }
+        // One network in memory, shared by every game's engine.
+        engine.set_network(cfg.network.clone());
         engines.push(engine);
     }
     let result = std::thread::scope(|scope| -> Result<(), DatagenError> {
@@ -537,12 +541,9 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         (None, Some(p)) => Target::Positions(p),
         (None, None) => return fail(EXIT_USAGE, "give --games or --positions"),
     };
-    let (network, eval) = match &args.evalfile {
-        None => (None, "the default evaluation".to_string()),
-        Some(path) => match Network::load(path) {
-            Ok(net) => (Some(Arc::new(net)), format!("network {}", path.display())),
-            Err(e) => return fail(EXIT_USAGE, e),
-        },
+    let (eval, network) = match evalfile_network(args.evalfile.as_deref()) {
+        Ok(chosen) => chosen,
+        Err(e) => return fail(EXIT_USAGE, e),
     };
     let cfg = Config {
         seed,

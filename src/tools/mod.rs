@@ -17,7 +17,10 @@ pub mod solve;
 pub mod train;
 pub mod tune;
 
+use jiangjun_engine::nnue::{EMBEDDED_NETWORK, EvalSource, Network, NnueError};
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use xiangqi::board::Board;
 
 /// Exit code for bad arguments and unreadable or malformed input.
@@ -27,6 +30,22 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(code)
+}
+
+/// The evaluation a tool's `--evalfile` names (as the `EvalFile` option:
+/// a network file, `none` or `hce` for the hand-made evaluation,
+/// `<built-in>` for the network built into the binary; without one, the
+/// engine's default evaluation) and its network, read now (`None`: the
+/// hand-made evaluation).
+pub fn evalfile_network(
+    arg: Option<&Path>,
+) -> Result<(EvalSource, Option<Arc<Network>>), NnueError> {
+    let source = match arg {
+        None => EvalSource::default_for(EMBEDDED_NETWORK),
+        Some(a) => EvalSource::parse_os(a.as_os_str(), EMBEDDED_NETWORK)?,
+    };
+    let network = source.network()?;
+    Ok((source, network))
 }
 
 /// The position after `moves` (ICCS, separate words or several to a
@@ -40,4 +59,24 @@ pub fn position_after(fen: &str, moves: &[String]) -> Result<Board, String> {
         board.make_move(m);
     }
     Ok(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evalfile_names_the_evaluations() {
+        let (source, net) = evalfile_network(None).unwrap();
+        assert_eq!(source, EvalSource::default_for(EMBEDDED_NETWORK));
+        assert_eq!(net, jiangjun_engine::nnue::default_network());
+        for hand_made in ["none", "hce"] {
+            let (source, net) = evalfile_network(Some(Path::new(hand_made))).unwrap();
+            assert_eq!((source, net), (EvalSource::HandMade, None));
+        }
+        let built_in = evalfile_network(Some(Path::new("<built-in>")));
+        assert_eq!(built_in.is_ok(), EMBEDDED_NETWORK.is_some());
+        let e = evalfile_network(Some(Path::new("/nonexistent/net.nnue"))).unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/net.nnue"), "{e}");
+    }
 }

@@ -53,7 +53,8 @@
 //! `Position` keeps an [`AccumulatorStack`] when it is given a network and
 //! evaluates through it (`Position::evaluate`); `Engine` holds the network
 //! (`Engine::set_network`, `load_network_file`, `load_network_bytes`) and
-//! starts with [`default_network`].
+//! starts with [`default_network`]. [`EvalSource`] is what the options name:
+//! the hand-made evaluation, the built-in network or a network file.
 
 pub mod accumulator;
 pub mod features;
@@ -64,6 +65,9 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{FEATURES, feature_index, output_bucket};
 pub use network::{Network, NnueError};
 
+use std::ffi::OsStr;
+use std::fmt;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use xiangqi::Color;
 
@@ -72,11 +76,16 @@ use xiangqi::Color;
 ///
 /// This is the one place to embed a trained net: put the file in the
 /// repository (say `engine/nets/jiangjun-1.nnue`) and write
-/// `Some(include_bytes!("../../nets/jiangjun-1.nnue"))` here. Every `Engine`
-/// then starts with it (the bench node count changes). The protocol's
-/// `EvalFile` option still means the hand-made evaluation when empty, so
-/// announce and handle a value for the built-in net with it (as `BookFile`
-/// does with `<built-in>`).
+/// `Some(include_bytes!("../../nets/jiangjun-1.nnue"))` here. Nothing else
+/// changes: every `Engine` then starts with it (the bench node count
+/// changes, so `engine/tests/bench_signature.rs` needs the new count), and
+/// [`EvalSource`] gives the options their meaning: the protocol's `EvalFile`
+/// (UCCI `evalfile`) is announced with the default `<built-in>`, which (like
+/// an empty value) selects this net, `none` or `hce` the hand-made
+/// evaluation, and a path a network file; a file that cannot be used is an
+/// error and the evaluation in force (this net, at first) stays. The tools'
+/// `--evalfile` (`bench`, `datagen`) read the same values and default to
+/// this net too.
 pub const EMBEDDED_NETWORK: Option<&[u8]> = None;
 
 /// The network engines start with: the embedded one, read once and shared,
@@ -91,6 +100,91 @@ pub fn default_network() -> Option<Arc<Network>> {
             })
         })
         .clone()
+}
+
+/// The option value naming the network built into the binary.
+pub const BUILTIN_NETWORK: &str = "<built-in>";
+/// Option values naming the hand-made evaluation (in any case).
+pub const HAND_MADE_NAMES: [&str; 2] = ["none", "hce"];
+/// UCCI's spelling of an empty string value, which means the default.
+const EMPTY_VALUE: &str = "<empty>";
+
+/// An evaluation to search with, as an `EvalFile` option or a tool's
+/// `--evalfile` names it. [`EvalSource::parse`] is the one place that gives
+/// the values their meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalSource {
+    /// The hand-made evaluation (`none`, `hce`).
+    HandMade,
+    /// The network built into the binary (`<built-in>`).
+    BuiltIn,
+    /// A network file.
+    File(PathBuf),
+}
+
+impl EvalSource {
+    /// The evaluation engines start with when `embedded` is the built-in
+    /// network file (see [`EMBEDDED_NETWORK`]): that network, or the
+    /// hand-made evaluation when there is none.
+    pub fn default_for(embedded: Option<&[u8]>) -> EvalSource {
+        match embedded {
+            Some(_) => EvalSource::BuiltIn,
+            None => EvalSource::HandMade,
+        }
+    }
+
+    /// What an option value selects when `embedded` is the built-in network
+    /// file: empty (or `<empty>`) the default ([`EvalSource::default_for`]),
+    /// `<built-in>` the built-in network, `none` or `hce` the hand-made
+    /// evaluation, anything else a network file (`./none` is a file called
+    /// `none`). The value is trimmed, and the names match in any case.
+    /// `<built-in>` without a built-in network is an error.
+    pub fn parse(value: &str, embedded: Option<&[u8]>) -> Result<EvalSource, NnueError> {
+        let v = value.trim();
+        if v.is_empty() || v.eq_ignore_ascii_case(EMPTY_VALUE) {
+            Ok(EvalSource::default_for(embedded))
+        } else if v.eq_ignore_ascii_case(BUILTIN_NETWORK) {
+            match embedded {
+                Some(_) => Ok(EvalSource::BuiltIn),
+                None => Err(NnueError::NoneBuiltIn),
+            }
+        } else if HAND_MADE_NAMES.iter().any(|n| v.eq_ignore_ascii_case(n)) {
+            Ok(EvalSource::HandMade)
+        } else {
+            Ok(EvalSource::File(PathBuf::from(v)))
+        }
+    }
+
+    /// [`EvalSource::parse`] for a command-line argument: one that is not
+    /// UTF-8 can only be a file.
+    pub fn parse_os(value: &OsStr, embedded: Option<&[u8]>) -> Result<EvalSource, NnueError> {
+        match value.to_str() {
+            Some(v) => EvalSource::parse(v, embedded),
+            None => Ok(EvalSource::File(PathBuf::from(value))),
+        }
+    }
+
+    /// The network to evaluate with (`None`: the hand-made evaluation): the
+    /// file is read now; the built-in network is [`default_network`].
+    pub fn network(&self) -> Result<Option<Arc<Network>>, NnueError> {
+        match self {
+            EvalSource::HandMade => Ok(None),
+            EvalSource::BuiltIn => default_network().map(Some).ok_or(NnueError::NoneBuiltIn),
+            EvalSource::File(path) => Network::load(path).map(|n| Some(Arc::new(n))),
+        }
+    }
+}
+
+/// For messages: `the hand-made evaluation`, `the built-in network`,
+/// `the network PATH`.
+impl fmt::Display for EvalSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalSource::HandMade => f.write_str("the hand-made evaluation"),
+            EvalSource::BuiltIn => f.write_str("the built-in network"),
+            EvalSource::File(path) => write!(f, "the network {}", path.display()),
+        }
+    }
 }
 
 /// Units of the first (accumulator) layer for each perspective.
@@ -216,6 +310,84 @@ mod tests {
                 assert_eq!(*default_network().unwrap(), net);
             }
         }
+    }
+
+    /// Option values with a network built in and without one (the bytes
+    /// are not read: any will do).
+    #[test]
+    fn eval_source_values() {
+        let net: &[u8] = b"a network file";
+        let file = |p: &str| Some(EvalSource::File(PathBuf::from(p)));
+        for embedded in [None, Some(net)] {
+            let default = EvalSource::default_for(embedded);
+            for value in ["", "  ", "<empty>", "<EMPTY>"] {
+                assert_eq!(
+                    EvalSource::parse(value, embedded).ok(),
+                    Some(default.clone()),
+                    "{value:?}"
+                );
+            }
+            for value in ["none", "None", " hce ", "HCE"] {
+                assert_eq!(
+                    EvalSource::parse(value, embedded).ok(),
+                    Some(EvalSource::HandMade),
+                    "{value:?}"
+                );
+            }
+            for (value, path) in [
+                (" /nets/a b.nnue ", "/nets/a b.nnue"),
+                ("./none", "./none"),
+                ("none.nnue", "none.nnue"),
+                ("built-in", "built-in"),
+            ] {
+                assert_eq!(EvalSource::parse(value, embedded).ok(), file(path));
+            }
+            assert_eq!(
+                EvalSource::parse_os(OsStr::new("hce"), embedded).ok(),
+                Some(EvalSource::HandMade)
+            );
+        }
+        // With a network built in, it is the default and `<built-in>` names it.
+        assert_eq!(EvalSource::default_for(Some(net)), EvalSource::BuiltIn);
+        for value in ["<built-in>", " <Built-In> "] {
+            assert_eq!(
+                EvalSource::parse(value, Some(net)).ok(),
+                Some(EvalSource::BuiltIn)
+            );
+        }
+        // Without one, the hand-made evaluation is, and `<built-in>` is an error.
+        assert_eq!(EvalSource::default_for(None), EvalSource::HandMade);
+        let e = EvalSource::parse("<built-in>", None).unwrap_err();
+        assert!(matches!(e, NnueError::NoneBuiltIn), "{e}");
+        assert!(e.to_string().contains("no network is built in"), "{e}");
+    }
+
+    #[test]
+    fn eval_sources_give_their_networks() {
+        assert_eq!(EvalSource::HandMade.network().unwrap(), None);
+        assert_eq!(
+            EvalSource::BuiltIn.network().ok().flatten(),
+            default_network()
+        );
+        assert_eq!(
+            EvalSource::BuiltIn.network().is_err(),
+            EMBEDDED_NETWORK.is_none()
+        );
+        let missing = EvalSource::File(PathBuf::from("/nonexistent/net.nnue"));
+        let e = missing.network().unwrap_err().to_string();
+        assert!(e.contains("/nonexistent/net.nnue"), "{e}");
+        assert_eq!(
+            [
+                EvalSource::HandMade.to_string(),
+                EvalSource::BuiltIn.to_string(),
+                missing.to_string()
+            ],
+            [
+                "the hand-made evaluation",
+                "the built-in network",
+                "the network /nonexistent/net.nnue"
+            ]
+        );
     }
 
     #[test]

@@ -82,6 +82,9 @@ pub enum NnueError {
         path: String,
         source: std::io::Error,
     },
+    /// `<built-in>` asked for in a binary built without a network.
+    #[error("no network is built into this binary (give a network file)")]
+    NoneBuiltIn,
 }
 
 /// One accumulator-sized row of `i16`, aligned for SIMD loads.
