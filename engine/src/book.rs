@@ -108,25 +108,20 @@ impl Book {
     /// would never end, and a huge file would fill the memory. Errors name
     /// the file.
     pub fn load(path: &std::path::Path) -> Result<Book, String> {
-        use std::io::Read;
         let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-        let meta = std::fs::metadata(path).map_err(|e| err(&e))?;
-        if !meta.is_file() {
-            return Err(err(&"not a regular file"));
-        }
         let too_large = |len: u64| {
             err(&format!(
                 "{len} bytes is too large for a book (at most {MAX_FILE_LEN})"
             ))
         };
-        if meta.len() > MAX_FILE_LEN {
+        // Refused before reading, so a huge file costs nothing.
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.len() > MAX_FILE_LEN
+        {
             return Err(too_large(meta.len()));
         }
-        // At most one byte more than the limit, should the file grow.
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_FILE_LEN + 1).read_to_end(&mut bytes))
-            .map_err(|e| err(&e))?;
+        let bytes = crate::files::read_regular_file(path, MAX_FILE_LEN).map_err(|e| err(&e))?;
+        // Only one byte past the limit is read, should the file have grown.
         if bytes.len() as u64 > MAX_FILE_LEN {
             return Err(too_large(bytes.len() as u64));
         }

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod book;
 pub mod controller;
 pub mod eval;
+mod files;
 pub mod nnue;
 pub mod position;
 pub mod score;

@@ -25,7 +25,6 @@
 
 use super::features::{FEATURE_SET_ID, FEATURES};
 use super::{L1, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE};
-use std::io::Read;
 use std::path::Path;
 
 /// The first bytes of every network file.
@@ -344,21 +343,12 @@ impl Network {
             path: path.display().to_string(),
             source,
         };
-        let meta = std::fs::metadata(path).map_err(io)?;
-        if !meta.is_file() {
-            return Err(io(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "not a regular file",
-            )));
-        }
-        let mut bytes = Vec::with_capacity(FILE_LEN + 1);
-        std::fs::File::open(path)
-            .and_then(|f| f.take(FILE_LEN as u64 + 1).read_to_end(&mut bytes))
-            .map_err(io)?;
+        let bytes = crate::files::read_regular_file(path, FILE_LEN as u64).map_err(io)?;
         match Network::from_bytes(&bytes) {
             // Only the first extra byte was read: count them all.
             Err(NnueError::Oversized { .. }) => Err(NnueError::Oversized {
-                extra: meta.len().saturating_sub(FILE_LEN as u64),
+                extra: std::fs::metadata(path)
+                    .map_or(1, |m| m.len().saturating_sub(FILE_LEN as u64)),
             }),
             result => result,
         }
