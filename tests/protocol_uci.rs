@@ -4,6 +4,7 @@ mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
 use jiangjun_engine::eval::{evaluate, evaluate_red};
+use jiangjun_engine::nnue::{EMBEDDED_NETWORK, default_network};
 use jiangjun_engine::position::Position;
 use std::time::{Duration, Instant};
 
@@ -313,7 +314,8 @@ fn d_and_eval() {
     let last = lines.last().unwrap();
     // `final evaluation R (red side), S (side to move)`: both numbers are
     // the engine's own evaluation of this position, Black to move a rook
-    // down. (How large a rook-up score must be, a known win, is the
+    // down: the built-in network's when there is one, else the hand-made
+    // evaluation's. (How large a rook-up score must be, a known win, is the
     // evaluation's business: `eval::tests::extra_rook_is_winning`.)
     let number = |part: &str| -> i32 {
         part.split_whitespace()
@@ -321,9 +323,27 @@ fn d_and_eval() {
             .unwrap_or_else(|| panic!("no number in {last}"))
     };
     let (red, stm) = last.split_once(", ").unwrap();
-    let position = Position::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1").unwrap();
-    assert_eq!(number(red), evaluate_red(&position), "{last}");
-    assert_eq!(number(stm), evaluate(&position), "{last}");
+    let board = xiangqi::Board::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1").unwrap();
+    let position = Position::with_network(board.clone(), default_network());
+    if EMBEDDED_NETWORK.is_some() {
+        // The network's score, side to move's view, and its negation for Red.
+        assert_eq!(number(stm), position.evaluate(), "{last}");
+        assert_eq!(number(red), -position.evaluate(), "{last}");
+        // And the hand-made breakdown above it ends with its own total.
+        let hand_made = Position::new(board);
+        assert!(
+            lines.iter().any(|l| l
+                == &format!(
+                    "hand-made evaluation {} (red side), {} (side to move)",
+                    evaluate_red(&hand_made),
+                    evaluate(&hand_made)
+                )),
+            "{lines:#?}"
+        );
+    } else {
+        assert_eq!(number(red), evaluate_red(&position), "{last}");
+        assert_eq!(number(stm), evaluate(&position), "{last}");
+    }
     assert!(number(stm) < 0 && number(red) > 0, "{last}");
 }
 

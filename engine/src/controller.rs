@@ -556,7 +556,8 @@ mod tests {
     fn the_search_evaluates_with_the_network() {
         let board = Board::startpos();
         let mut engine = Engine::new(4, 1);
-        assert!(engine.network().is_none());
+        assert!(starts_with_the_default_network(&engine));
+        engine.set_network(None);
         let hce = engine.search(&board, depth(1));
         assert_ne!(hce.score, -100);
         engine.set_network(Some(Arc::new(constant_network(100))));
@@ -587,6 +588,7 @@ mod tests {
             let board = Board::from_fen(fen).unwrap();
             let acc = crate::nnue::Accumulator::from_board(&net, &board);
             let want = nnue::evaluate(&net, &acc, board.side_to_move());
+            let want = crate::eval::endgame_rules(&board, want);
             assert_eq!(engine.evaluate(&board), want, "{fen}");
             for threads in [1, 2] {
                 engine.set_threads(threads).unwrap();
@@ -594,6 +596,15 @@ mod tests {
                 assert!(board.is_legal_move(r.best.expect("a move")), "{fen}");
                 assert_eq!(r.depth, 6);
             }
+        }
+    }
+
+    /// The engine evaluates with the built-in network, if any.
+    fn starts_with_the_default_network(engine: &Engine) -> bool {
+        match (engine.network(), nnue::default_network()) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, &b),
+            _ => false,
         }
     }
 
@@ -607,7 +618,7 @@ mod tests {
                 .load_network_bytes(&bytes[..bytes.len() - 2])
                 .is_err()
         );
-        assert!(engine.network().is_none());
+        assert!(starts_with_the_default_network(&engine));
         engine.load_network_bytes(&bytes).unwrap();
         let net = engine.network().unwrap().clone();
         let e = engine

@@ -56,11 +56,11 @@ impl Nnue {
         self.stack.push_null();
     }
 
+    /// The network's score with the endgame rules (`eval::endgame_rules`).
     #[inline(never)]
-    fn evaluate(&self, side_to_move: Color) -> Score {
-        self.stack
-            .evaluate(&self.net, side_to_move)
-            .clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+    fn evaluate(&self, board: &Board) -> Score {
+        let v = self.stack.evaluate(&self.net, board.side_to_move());
+        eval::endgame_rules(board, v).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
     }
 }
 
@@ -145,13 +145,19 @@ impl Position {
     }
 
     /// The static evaluation from the side to move's point of view: the
-    /// network's (clamped to ±[`NNUE_EVAL_LIMIT`]) if the position has one,
-    /// else the hand-made `eval::evaluate`.
+    /// network's after the endgame rules (`eval::endgame_rules`; clamped to
+    /// ±[`NNUE_EVAL_LIMIT`]) if the position has one, else (and in known
+    /// wins) the hand-made `eval::evaluate`.
     #[inline]
     pub fn evaluate(&self) -> Score {
         match &self.nnue {
             None => eval::evaluate(self),
-            Some(n) => n.evaluate(self.board.side_to_move()),
+            // A known win (a rook against a king with at most two
+            // defenders, and the like): the hand-made evaluation, whose push
+            // towards the mating pattern lets the search prove the win; the
+            // network saw too few such endings to lead it there.
+            Some(_) if eval::endgame::known_win(&self.board) != 0 => eval::evaluate(self),
+            Some(n) => n.evaluate(&self.board),
         }
     }
 
@@ -381,7 +387,7 @@ mod tests {
             let pos = Position::with_network(board.clone(), Some(net.clone()));
             let acc = Accumulator::from_board(&net, &board);
             let want = crate::nnue::evaluate(&net, &acc, board.side_to_move());
-            assert_eq!(pos.evaluate(), want, "{fen}");
+            assert_eq!(pos.evaluate(), eval::endgame_rules(&board, want), "{fen}");
             assert!(Arc::ptr_eq(pos.network().unwrap(), &net));
         }
     }

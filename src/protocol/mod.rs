@@ -431,17 +431,27 @@ impl Session {
             &pos,
             "hand-made evaluation",
         ));
-        let stm = self.engine.evaluate(&self.board);
-        let red = if self.board.side_to_move() == Color::Red {
-            stm
-        } else {
-            -stm
+        let for_red = |stm: i32| {
+            if self.board.side_to_move() == Color::Red {
+                stm
+            } else {
+                -stm
+            }
         };
+        if let Some(net) = self.engine.network() {
+            let acc = jiangjun_engine::nnue::Accumulator::from_board(net, &self.board);
+            let raw = jiangjun_engine::nnue::evaluate(net, &acc, self.board.side_to_move());
+            self.out.line(&format!(
+                "network evaluation {} (red side), {raw} (side to move)",
+                for_red(raw)
+            ));
+        }
+        // The search's evaluation: the network's after the endgame rules
+        // (or the hand-made one in a known win).
+        let stm = self.engine.evaluate(&self.board);
         self.out.line(&format!(
-            "network evaluation {red} (red side), {stm} (side to move)"
-        ));
-        self.out.line(&format!(
-            "final evaluation {red} (red side), {stm} (side to move)"
+            "final evaluation {} (red side), {stm} (side to move)",
+            for_red(stm)
         ));
     }
 

@@ -93,6 +93,14 @@ pub struct Args {
     /// Share of the positions held out for the validation loss.
     #[arg(long, default_value_t = 0.05)]
     pub val_fraction: f32,
+    /// Validate on these files instead (whole games the training never
+    /// saw); all of `--data` is then trained on.
+    #[arg(long, num_args = 1..)]
+    pub val_data: Vec<PathBuf>,
+    /// Train on left-right mirror images too (each position mirrored in
+    /// about half of the epochs).
+    #[arg(long)]
+    pub mirror: bool,
     /// Checkpoint written after every epoch (default: OUT.ckpt).
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
@@ -118,7 +126,12 @@ impl Args {
                 .threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             seed: self.seed,
-            val_fraction: self.val_fraction,
+            val_fraction: if self.val_data.is_empty() {
+                self.val_fraction
+            } else {
+                0.0
+            },
+            mirror: self.mirror,
         }
     }
 }
@@ -161,6 +174,18 @@ pub fn train(
     config: &TrainConfig,
     data: Vec<Chunk>,
     state: TrainState,
+    after_epoch: impl FnMut(&EpochReport, &TrainState) -> Result<(), TrainError>,
+) -> Result<Trained, TrainError> {
+    train_with_validation(config, data, None, state, after_epoch)
+}
+
+/// [`train()`], validating on `validation` when given (and then training
+/// on all of `data`) instead of holding out `config.val_fraction` of it.
+pub fn train_with_validation(
+    config: &TrainConfig,
+    data: Vec<Chunk>,
+    validation: Option<Vec<Chunk>>,
+    state: TrainState,
     mut after_epoch: impl FnMut(&EpochReport, &TrainState) -> Result<(), TrainError>,
 ) -> Result<Trained, TrainError> {
     config.check().map_err(TrainError::Config)?;
@@ -173,7 +198,10 @@ pub fn train(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()?;
-    let (train_set, val) = split(data, config.val_fraction, config.seed);
+    let (train_set, val) = match validation {
+        Some(val) => (data, val),
+        None => split(data, config.val_fraction, config.seed),
+    };
     let mut trainer = Trainer::new(config.clone(), state);
     while trainer.state.epoch < trainer.config.epochs {
         let report = pool.install(|| trainer.epoch(&train_set, &val));
@@ -244,20 +272,33 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         p.push(".ckpt");
         PathBuf::from(p)
     });
+    let mut validation = None;
+    for path in &args.val_data {
+        let chunks = data::load_chunks(path)?;
+        say(format!(
+            "{}: {} validation positions",
+            path.display(),
+            chunks.len()
+        ));
+        validation.get_or_insert_with(Vec::new).extend(chunks);
+    }
     let total = data.len();
     say(format!(
         "{total} positions, {} threads, batch {}, lr {}, lambda {}, K {}, seed {}",
         config.threads, config.batch_size, config.lr, config.lambda, config.k, config.seed
     ));
     let mut reports = Vec::new();
-    let trained = train(&config, data, state, |r, state| {
+    let trained = train_with_validation(&config, data, validation, state, |r, state| {
+        let loss = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
         say(format!(
-            "epoch {:>3}/{}  lr {:.6}  train loss {:.6}  val loss {}  {:.0} pos/s",
+            "epoch {:>3}/{}  lr {:.6}  train loss {:.6}  val loss {} (score {}, result {})  {:.0} pos/s",
             r.epoch,
             config.epochs,
             r.lr,
             r.train_loss,
-            r.val_loss.map_or("-".to_string(), |v| format!("{v:.6}")),
+            loss(r.val_loss),
+            loss(r.val_score_loss),
+            loss(r.val_result_loss),
             r.positions_per_second()
         ));
         checkpoint::save(&ckpt, state)?;

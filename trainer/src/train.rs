@@ -58,6 +58,9 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Share of the data held out for validation.
     pub val_fraction: f32,
+    /// Train on the left-right mirror image of each position in about
+    /// half of the epochs (a fresh seeded choice per position and epoch).
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -72,6 +75,7 @@ impl Default for TrainConfig {
             threads: 1,
             seed: 1,
             val_fraction: 0.05,
+            mirror: false,
         }
     }
 }
@@ -147,6 +151,10 @@ pub struct EpochReport {
     pub train_loss: f64,
     /// Mean loss on the held-out positions after the epoch, if any.
     pub val_loss: Option<f64>,
+    /// The same against the search score alone (λ = 1) and against the
+    /// game result alone (λ = 0): comparable across runs with different λ.
+    pub val_score_loss: Option<f64>,
+    pub val_result_loss: Option<f64>,
     pub positions: usize,
     pub seconds: f64,
 }
@@ -175,31 +183,73 @@ pub fn target(chunk: &Chunk, lambda: f32, k: f32) -> f32 {
 /// The loss of one position (for validation and tests).
 #[inline(always)]
 pub fn position_loss(net: &FloatNet, chunk: &Chunk, lambda: f32, k: f32) -> f32 {
+    position_losses(net, chunk, [lambda], k)[0]
+}
+
+/// The losses of one position against several blends `lambdas`.
+#[inline(always)]
+fn position_losses<const N: usize>(
+    net: &FloatNet,
+    chunk: &Chunk,
+    lambdas: [f32; N],
+    k: f32,
+) -> [f32; N] {
     let inp = Inputs::from_chunk(chunk);
     let out = net.output(&net.hidden(&inp), inp.bucket());
     let p = sigmoid(SCALE as f32 * out / k);
-    (p - target(chunk, lambda, k)).powi(2)
+    lambdas.map(|lambda| (p - target(chunk, lambda, k)).powi(2))
 }
 
 /// Mean loss over `data`, computed in parallel (in the current rayon pool).
 pub fn mean_loss(net: &FloatNet, data: &[Chunk], lambda: f32, k: f32) -> f64 {
+    mean_losses(net, data, [lambda], k)[0]
+}
+
+/// Mean losses over `data` against each blend in `lambdas`, in one pass.
+pub fn mean_losses<const N: usize>(
+    net: &FloatNet,
+    data: &[Chunk],
+    lambdas: [f32; N],
+    k: f32,
+) -> [f64; N] {
     if data.is_empty() {
-        return 0.0;
+        return [0.0; N];
     }
-    let parts: Vec<f64> = data
+    let parts: Vec<[f64; N]> = data
         .par_chunks(4096)
         .map(|part| {
             dispatch(
                 #[inline(always)]
                 || {
-                    part.iter()
-                        .map(|c| position_loss(net, c, lambda, k) as f64)
-                        .sum::<f64>()
+                    let mut sums = [0.0f64; N];
+                    for c in part {
+                        let l = position_losses(net, c, lambdas, k);
+                        for (s, l) in sums.iter_mut().zip(l) {
+                            *s += l as f64;
+                        }
+                    }
+                    sums
                 },
             )
         })
         .collect();
-    parts.iter().sum::<f64>() / data.len() as f64
+    let mut total = [0.0f64; N];
+    for p in &parts {
+        for (t, x) in total.iter_mut().zip(p) {
+            *t += x;
+        }
+    }
+    total.map(|t| t / data.len() as f64)
+}
+
+/// Whether position `index` is mirrored in epoch `epoch` (0-based): a hash
+/// of the seed, the epoch and the index, so runs stay reproducible.
+#[inline(always)]
+pub fn mirrored(seed: u64, epoch: usize, index: u32) -> bool {
+    let mut x = seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)) & 1 == 1
 }
 
 /// One thread's gradient.
@@ -255,8 +305,8 @@ impl Grad {
 
     /// Forward and backward pass of one position, summing into self.
     #[inline(always)]
-    fn accumulate(&mut self, net: &FloatNet, chunk: &Chunk, lambda: f32, k: f32) {
-        let inp = Inputs::from_chunk(chunk);
+    fn accumulate(&mut self, net: &FloatNet, chunk: &Chunk, mirror: bool, lambda: f32, k: f32) {
+        let inp = Inputs::from_chunk_mirrored(chunk, mirror);
         let h = net.hidden(&inp);
         let bucket = inp.bucket();
         let out = net.output(&h, bucket);
@@ -338,6 +388,7 @@ impl Trainer {
         let parts = self.grads.len();
         let per_part = n.div_ceil(parts);
         let (lambda, k) = (self.config.lambda, self.config.k);
+        let (mirror, seed, epoch) = (self.config.mirror, self.config.seed, self.state.epoch);
         let net = &self.state.net;
         self.grads
             .par_iter_mut()
@@ -347,7 +398,8 @@ impl Trainer {
                     #[inline(always)]
                     || {
                         for &i in idx {
-                            grad.accumulate(net, &data[i as usize], lambda, k);
+                            let m = mirror && mirrored(seed, epoch, i);
+                            grad.accumulate(net, &data[i as usize], m, lambda, k);
                         }
                     },
                 )
@@ -437,13 +489,21 @@ impl Trainer {
         }
         let seconds = start.elapsed().as_secs_f64();
         self.state.epoch += 1;
-        let val_loss = (!val.is_empty())
-            .then(|| mean_loss(&self.state.net, val, self.config.lambda, self.config.k));
+        let val_losses = (!val.is_empty()).then(|| {
+            mean_losses(
+                &self.state.net,
+                val,
+                [self.config.lambda, 1.0, 0.0],
+                self.config.k,
+            )
+        });
         EpochReport {
             epoch: self.state.epoch,
             lr,
             train_loss: loss / train.len().max(1) as f64,
-            val_loss,
+            val_loss: val_losses.map(|l| l[0]),
+            val_score_loss: val_losses.map(|l| l[1]),
+            val_result_loss: val_losses.map(|l| l[2]),
             positions: train.len(),
             seconds,
         }
@@ -477,7 +537,7 @@ mod tests {
         let (lambda, k) = (0.5, 134.0);
         let mut grad = Grad::new();
         for c in &data {
-            grad.accumulate(&net, c, lambda, k);
+            grad.accumulate(&net, c, false, lambda, k);
         }
         let loss = |net: &FloatNet| -> f64 {
             data.iter()

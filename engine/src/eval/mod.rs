@@ -205,6 +205,22 @@ fn endgame_knowledge(board: &Board, v: Score) -> Score {
     v + known_win(board)
 }
 
+/// The endgame rules applied to another evaluation's score `v` (side to
+/// move's view): the network's. A net learns little of bare-king endings
+/// from self-play (few games reach them, and their results do not tell a
+/// won ending from a lucky one), so the same two rules as for the
+/// hand-made sum apply: material that cannot win is scaled down, and a
+/// known win gets its bonus and the push towards the mating pattern.
+/// (`Position::evaluate` goes further for known wins: it uses the
+/// hand-made evaluation there, whose tables lead the search to the mate.)
+#[inline]
+pub fn endgame_rules(board: &Board, v: Score) -> Score {
+    match board.side_to_move() {
+        Color::Red => endgame_knowledge(board, v),
+        Color::Black => -endgame_knowledge(board, -v),
+    }
+}
+
 /// Evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(board: &Position) -> Score {

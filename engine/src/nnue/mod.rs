@@ -71,22 +71,21 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use xiangqi::Color;
 
-/// The network file built into the binary: none yet, so engines start with
-/// the hand-made evaluation.
+/// The network file built into the binary: `engine/nets/jiangjun-1.nnue`,
+/// whose provenance (data, seeds, node budget, trainer command and commit)
+/// is written in `engine/nets/README.md`.
 ///
-/// This is the one place to embed a trained net: put the file in the
-/// repository (say `engine/nets/jiangjun-1.nnue`) and write
-/// `Some(include_bytes!("../../nets/jiangjun-1.nnue"))` here. Nothing else
-/// changes: every `Engine` then starts with it (the bench node count
-/// changes, so `engine/tests/bench_signature.rs` needs the new count), and
-/// [`EvalSource`] gives the options their meaning: the protocol's `EvalFile`
-/// (UCCI `evalfile`) is announced with the default `<built-in>`, which (like
-/// an empty value) selects this net, `none` or `hce` the hand-made
-/// evaluation, and a path a network file; a file that cannot be used is an
-/// error and the evaluation in force (this net, at first) stays. The tools'
-/// `--evalfile` (`bench`, `datagen`) read the same values and default to
-/// this net too.
-pub const EMBEDDED_NETWORK: Option<&[u8]> = None;
+/// This is the one place that embeds a net: every `Engine` starts with it
+/// (the bench node count is the net's, pinned in
+/// `engine/tests/bench_signature.rs`), and [`EvalSource`] gives the options
+/// their meaning: the protocol's `EvalFile` (UCCI `evalfile`) is announced
+/// with the default `<built-in>`, which (like an empty value) selects this
+/// net, `none` or `hce` the hand-made evaluation, and a path a network file;
+/// a file that cannot be used is an error and the evaluation in force (this
+/// net, at first) stays. The tools' `--evalfile` (`bench`, `datagen`) read
+/// the same values and default to this net too. `None` here would make the
+/// hand-made evaluation the default again.
+pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-1.nnue"));
 
 /// The network engines start with: the embedded one, read once and shared,
 /// or `None` (the hand-made evaluation) when none is embedded.
