@@ -588,7 +588,7 @@ mod tests {
             let board = Board::from_fen(fen).unwrap();
             let acc = crate::nnue::Accumulator::from_board(&net, &board);
             let want = nnue::evaluate(&net, &acc, board.side_to_move());
-            let want = crate::eval::endgame_rules(&board, want);
+            let want = crate::eval::endgame_scale(&board, want);
             assert_eq!(engine.evaluate(&board), want, "{fen}");
             for threads in [1, 2] {
                 engine.set_threads(threads).unwrap();

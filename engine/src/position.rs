@@ -56,11 +56,11 @@ impl Nnue {
         self.stack.push_null();
     }
 
-    /// The network's score with the endgame rules (`eval::endgame_rules`).
+    /// The network's score with the endgame scale (`eval::endgame_scale`).
     #[inline(never)]
     fn evaluate(&self, board: &Board) -> Score {
         let v = self.stack.evaluate(&self.net, board.side_to_move());
-        eval::endgame_rules(board, v).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+        eval::endgame_scale(board, v).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
     }
 }
 
@@ -145,7 +145,7 @@ impl Position {
     }
 
     /// The static evaluation from the side to move's point of view: the
-    /// network's after the endgame rules (`eval::endgame_rules`; clamped to
+    /// network's after the endgame scale (`eval::endgame_scale`; clamped to
     /// ±[`NNUE_EVAL_LIMIT`]) if the position has one, else (and in known
     /// wins) the hand-made `eval::evaluate`.
     #[inline]
@@ -387,7 +387,7 @@ mod tests {
             let pos = Position::with_network(board.clone(), Some(net.clone()));
             let acc = Accumulator::from_board(&net, &board);
             let want = crate::nnue::evaluate(&net, &acc, board.side_to_move());
-            assert_eq!(pos.evaluate(), eval::endgame_rules(&board, want), "{fen}");
+            assert_eq!(pos.evaluate(), eval::endgame_scale(&board, want), "{fen}");
             assert!(Arc::ptr_eq(pos.network().unwrap(), &net));
         }
     }

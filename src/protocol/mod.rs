@@ -446,7 +446,7 @@ impl Session {
                 for_red(raw)
             ));
         }
-        // The search's evaluation: the network's after the endgame rules
+        // The search's evaluation: the network's after the endgame scale
         // (or the hand-made one in a known win).
         let stm = self.engine.evaluate(&self.board);
         self.out.line(&format!(

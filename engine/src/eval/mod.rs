@@ -205,20 +205,19 @@ fn endgame_knowledge(board: &Board, v: Score) -> Score {
     v + known_win(board)
 }
 
-/// The endgame rules applied to another evaluation's score `v` (side to
+/// The endgame scale applied to another evaluation's score `v` (side to
 /// move's view): the network's. A net learns little of bare-king endings
 /// from self-play (few games reach them, and their results do not tell a
-/// won ending from a lucky one), so the same two rules as for the
-/// hand-made sum apply: material that cannot win is scaled down, and a
-/// known win gets its bonus and the push towards the mating pattern.
-/// (`Position::evaluate` goes further for known wins: it uses the
-/// hand-made evaluation there, whose tables lead the search to the mate.)
+/// won ending from a lucky one), so material that cannot win is scaled
+/// down as in the hand-made evaluation. Known wins never get here:
+/// `Position::evaluate` uses the hand-made evaluation for them, whose push
+/// towards the mating pattern lets the search prove the win.
 #[inline]
-pub fn endgame_rules(board: &Board, v: Score) -> Score {
-    match board.side_to_move() {
-        Color::Red => endgame_knowledge(board, v),
-        Color::Black => -endgame_knowledge(board, -v),
-    }
+pub fn endgame_scale(board: &Board, v: Score) -> Score {
+    let us = board.side_to_move();
+    let strong = if v >= 0 { us } else { us.flip() };
+    let s = scale(board, strong);
+    if s == 64 { v } else { v * s / 64 }
 }
 
 /// Evaluation from the side to move's point of view.
