@@ -111,6 +111,10 @@ def to_iccs(san, fen, done):
         return None, f"cannot read '{san}'"
     letter, ffile, frank, tfile, trank, _ = m.groups()
     kind = PIECE.get(letter or "P")
+    # XBoard always names a pawn's own file: "c6" is the straight step c5-c6,
+    # a sideways step or a capture is "bc6" / "bxc6".
+    if kind == "p" and not ffile:
+        ffile = tfile
     board = board_of(sf.get_fen(V, fen, done))
     found = []
     for fm in sf.legal_moves(V, fen, done):
