@@ -140,7 +140,13 @@ fn found_mate_stops_deepening() {
     let depth: i32 = field(last, "depth").unwrap();
     assert!(depth <= 12, "kept deepening after the mate: {last}");
     assert!(start.elapsed() < Duration::from_secs(5));
-    assert_eq!(bestmove_of(lines.last().unwrap()).as_deref(), Some("g5g9"));
+    // Two moves mate in 2 here, g5g9 and h5h9 (each answered only by f9f8,
+    // then the other cannon mates; Fairy-Stockfish agrees): either is right.
+    let best = bestmove_of(lines.last().unwrap());
+    assert!(
+        matches!(best.as_deref(), Some("g5g9" | "h5h9")),
+        "not a mate in 2: {best:?}"
+    );
 }
 
 // ----- 4. input that is accepted but wrong -----
