@@ -232,6 +232,26 @@ fn solve_counts_solved_problems() {
     let (ok, out, _) = run(&["solve", epd.to_str().unwrap(), "--movetime", "300"]);
     assert!(ok);
     assert!(out.contains("solved 1 of 1"), "{out}");
+    // The hand-made evaluation solves it too; a missing network is refused
+    // before any search.
+    let (ok, out, _) = run(&[
+        "solve",
+        epd.to_str().unwrap(),
+        "--movetime",
+        "300",
+        "--evalfile",
+        "none",
+    ]);
+    assert!(ok && out.contains("solved 1 of 1"), "{out}");
+    let missing = dir.join("missing.nnue");
+    let (ok, out, err) = run(&[
+        "solve",
+        epd.to_str().unwrap(),
+        "--evalfile",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(err.contains("missing.nnue"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

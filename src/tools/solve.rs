@@ -4,9 +4,11 @@
 //! key move when the suite gives one) or, without `dm`, plays the `bm` move.
 
 use jiangjun_engine::Engine;
+use jiangjun_engine::nnue::Network;
 use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX};
 use jiangjun_engine::search::Limits;
 use jiangjun_engine::time::Clock;
+use std::sync::Arc;
 use xiangqi::board::Board;
 use xiangqi::types::Move;
 
@@ -61,11 +63,20 @@ pub struct SolveArgs {
     /// Hash table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Evaluate with this network file (NNUE) instead of the default
+    /// evaluation; `none` or `hce`: the hand-made evaluation;
+    /// `<built-in>`: the network built into the binary.
+    #[arg(long, value_name = "PATH")]
+    pub evalfile: Option<std::path::PathBuf>,
 }
 
 /// Solve every problem of the suite, a line each, then the count.
 pub fn run_suite(a: &SolveArgs) -> std::process::ExitCode {
-    use crate::tools::{EXIT_USAGE, fail};
+    use crate::tools::{EXIT_USAGE, evalfile_network, fail};
+    let network = match evalfile_network(a.evalfile.as_deref()) {
+        Ok((_, network)) => network,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
     let problems = match std::fs::read_to_string(&a.epd)
         .map_err(|e| e.to_string())
         .and_then(|text| parse_epd(&text))
@@ -80,6 +91,7 @@ pub fn run_suite(a: &SolveArgs) -> std::process::ExitCode {
             a.movetime,
             a.threads.clamp(1, 256),
             a.hash.clamp(1, 65536),
+            network.clone(),
         );
         solved += o.solved as usize;
         println!(
@@ -108,8 +120,15 @@ pub struct Outcome {
     pub depth: i32,
 }
 
-/// Search one problem for `movetime_ms` with `threads` threads.
-pub fn solve(p: &Problem, movetime_ms: u64, threads: usize, hash_mb: usize) -> Outcome {
+/// Search one problem for `movetime_ms` with `threads` threads, evaluating
+/// with `network` (`None`: the hand-made evaluation).
+pub fn solve(
+    p: &Problem,
+    movetime_ms: u64,
+    threads: usize,
+    hash_mb: usize,
+    network: Option<Arc<Network>>,
+) -> Outcome {
     let board = match Board::from_fen(&p.fen) {
         Ok(b) => b,
         Err(_) => {
@@ -131,7 +150,9 @@ pub fn solve(p: &Problem, movetime_ms: u64, threads: usize, hash_mb: usize) -> O
         move_overhead: 0,
         ..Limits::default()
     };
-    let r = Engine::new(hash_mb, threads).search(&board, limits);
+    let mut engine = Engine::new(hash_mb, threads);
+    engine.set_network(network);
+    let r = engine.search(&board, limits);
     let mate = (r.score >= SCORE_MATE_IN_MAX).then(|| (SCORE_MATE - r.score + 1) / 2);
     let played = r.best.map(|m| m.to_string());
     let plays_bm = played.as_ref().is_some_and(|m| p.best.contains(m));
