@@ -1,9 +1,8 @@
 //! `jiangjun bench`: search a fixed set of positions to a fixed depth and
 //! print the node count (the search's signature) and the speed.
 
-use crate::tools::{EXIT_USAGE, evalfile_network, fail};
+use crate::tools::{EXIT_USAGE, EvalFileArg, fail};
 use jiangjun_engine::bench::{DEFAULT_DEPTH, MAX_DEPTH, run_bench_with_network};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -12,16 +11,13 @@ pub struct BenchArgs {
     #[arg(default_value_t = DEFAULT_DEPTH,
           value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
     pub depth: i32,
-    /// Evaluate with this network file (NNUE) instead of the default
-    /// evaluation, to measure its speed; `none` or `hce`: the hand-made
-    /// evaluation; `<built-in>`: the network built into the binary (the
-    /// default when there is one).
-    #[arg(long, value_name = "PATH")]
-    pub evalfile: Option<PathBuf>,
+    /// The evaluation to search with (to measure a network's speed).
+    #[command(flatten)]
+    pub eval: EvalFileArg,
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let network = match evalfile_network(args.evalfile.as_deref()) {
+    let network = match args.eval.resolve() {
         Ok((_, network)) => network,
         Err(e) => return fail(EXIT_USAGE, e),
     };

@@ -52,7 +52,7 @@
 //! run loses only games not yet written. Files made with different seeds
 //! are shards of one data set: concatenate them, or append to one file.
 
-use crate::tools::{EXIT_USAGE, evalfile_network, fail};
+use crate::tools::{EXIT_USAGE, EvalFileArg, fail};
 use jiangjun_engine::Engine;
 use jiangjun_engine::nnue::{self, Network};
 use jiangjun_engine::score::{SCORE_MATE_IN_MAX, Score};
@@ -135,12 +135,8 @@ pub struct DatagenArgs {
     /// Hash table size per thread, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// Search with this network file (NNUE) as the evaluation instead of
-    /// the default one; `none` or `hce`: the hand-made evaluation;
-    /// `<built-in>`: the network built into the binary (the default when
-    /// there is one).
-    #[arg(long, value_name = "PATH")]
-    pub evalfile: Option<PathBuf>,
+    #[command(flatten)]
+    pub eval: EvalFileArg,
     /// No progress lines.
     #[arg(long)]
     pub quiet: bool,
@@ -541,7 +537,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         (None, Some(p)) => Target::Positions(p),
         (None, None) => return fail(EXIT_USAGE, "give --games or --positions"),
     };
-    let (eval, network) = match evalfile_network(args.evalfile.as_deref()) {
+    let (eval, network) = match args.eval.resolve() {
         Ok(chosen) => chosen,
         Err(e) => return fail(EXIT_USAGE, e),
     };

@@ -32,6 +32,23 @@ pub fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(code)
 }
 
+/// A tool's `--evalfile` option (bench, solve, datagen), defined once.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EvalFileArg {
+    /// Evaluate with this network file (NNUE) instead of the default
+    /// evaluation; `none` or `hce`: the hand-made evaluation; `<built-in>`:
+    /// the network built into the binary (the default when there is one).
+    #[arg(long, value_name = "PATH")]
+    pub evalfile: Option<std::path::PathBuf>,
+}
+
+impl EvalFileArg {
+    /// The evaluation it names and its network, read now (`evalfile_network`).
+    pub fn resolve(&self) -> Result<(EvalSource, Option<Arc<Network>>), NnueError> {
+        evalfile_network(self.evalfile.as_deref())
+    }
+}
+
 /// The evaluation a tool's `--evalfile` names (as the `EvalFile` option:
 /// a network file, `none` or `hce` for the hand-made evaluation,
 /// `<built-in>` for the network built into the binary; without one, the

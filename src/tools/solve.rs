@@ -63,17 +63,14 @@ pub struct SolveArgs {
     /// Hash table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Evaluate with this network file (NNUE) instead of the default
-    /// evaluation; `none` or `hce`: the hand-made evaluation;
-    /// `<built-in>`: the network built into the binary.
-    #[arg(long, value_name = "PATH")]
-    pub evalfile: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub eval: crate::tools::EvalFileArg,
 }
 
 /// Solve every problem of the suite, a line each, then the count.
 pub fn run_suite(a: &SolveArgs) -> std::process::ExitCode {
-    use crate::tools::{EXIT_USAGE, evalfile_network, fail};
-    let network = match evalfile_network(a.evalfile.as_deref()) {
+    use crate::tools::{EXIT_USAGE, fail};
+    let network = match a.eval.resolve() {
         Ok((_, network)) => network,
         Err(e) => return fail(EXIT_USAGE, e),
     };
