@@ -11,8 +11,10 @@
 # OUTDIR/xboard.pgn, OUTDIR/xboard-debug.log and OUTDIR/xboard.out, then
 # checks the PGN: two finished games (no '*' result), every move legal (the
 # SAN moves are matched against ../shared/tools/oracle.py's legal moves), no
-# illegal-move, crash, time-loss or "xboard exit" endings, and `jiangjun judge`
-# agrees with XBoard's mate and stalemate rulings. Prints the time taken;
+# illegal-move, crash, time-loss or "xboard exit" endings, `jiangjun judge`
+# agrees with XBoard's mate and stalemate rulings, and every strength option
+# XBoard sets (pruning, knowledge, randomness, Skill Level, UCI_LimitStrength,
+# UCI_Elo) is at the engine's announced default. Prints the time taken;
 # exit status 0 if all is well, 1 if not, 2 for a bad setup, 3 when the
 # packages cannot be installed (no root, no network).
 #
@@ -168,7 +170,37 @@ try:
     log = open(debug_log, encoding="utf-8", errors="replace").read()
     print(f"pondering: {log.count('go ponder')} ponder searches, {log.count('ponderhit')} ponder hits")
 except FileNotFoundError:
+    log = None
     problems.append("no XBoard debug log")
+
+# The engines XBoard starts must play at full strength: every strength
+# option it sets (uci2wb's "# setoption" echoes) keeps the engine's own
+# announced default (XBoard takes a combo's first entry as its value).
+STRENGTH = {"pruning", "knowledge", "randomness", "skilllevel", "ucilimitstrength", "ucielo"}
+
+def announced_defaults(hello):
+    out = subprocess.run([binary], input=f"{hello}\nquit\n", capture_output=True, text=True).stdout
+    found = {}
+    for line in out.splitlines():
+        m = re.match(r"^option (?:name )?(.+?) type \w+.*? default (\S+)", line)
+        if m:
+            found[re.sub(r"[\s_]", "", m.group(1)).lower()] = m.group(2).lower()
+    return found
+
+defaults = {**announced_defaults("uci"), **announced_defaults("ucci")}
+checked = 0
+for m in re.finditer(r"# setoption (?:name )?(.+?)(?: value)? (\S+)\s*$", log or "", re.M):
+    key = re.sub(r"[\s_]", "", m.group(1)).lower()
+    if key not in STRENGTH:
+        continue
+    checked += 1
+    if key not in defaults:
+        problems.append(f"strength option {m.group(1)} is not announced")
+    elif m.group(2).lower() != defaults[key]:
+        problems.append(f"XBoard set {m.group(1)} to {m.group(2)}, not its default {defaults[key]}")
+print(f"strength options set by XBoard: {checked}, all checked against their defaults")
+if log is not None and checked == 0:
+    problems.append("no strength option seen in the debug log: cannot check the defaults")
 for p in problems:
     print("FAIL:", p)
 print("xboard-smoke:", "FAILED" if problems else "ok")

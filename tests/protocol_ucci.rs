@@ -321,14 +321,20 @@ fn errors_are_info_strings() {
             "{bad}: {l:#?}"
         );
     }
-    // Unknown options are ignored silently.
-    for ok in [
-        "setoption usebook false",
-        "setoption style risky",
-        "setoption loadbook",
+    // A known option is set silently; unknown ones are no error (the spec
+    // says so) but are reported as ignored.
+    e.send("setoption usebook false");
+    assert!(e.sync().is_empty());
+    for (unknown, name) in [
+        ("setoption style risky", "style"),
+        ("setoption loadbook", "loadbook"),
     ] {
-        e.send(ok);
-        assert!(e.sync().is_empty(), "{ok}");
+        e.send(unknown);
+        assert_eq!(
+            e.sync(),
+            vec![format!("info string unknown option '{name}' ignored")],
+            "{unknown}"
+        );
     }
     e.send("go depth");
     let l = e.until_prefix("bestmove");

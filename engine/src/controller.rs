@@ -17,6 +17,7 @@ use crate::score::Score;
 use crate::search::job::SearchJob;
 use crate::search::smp;
 use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
+use crate::strength::Grade;
 use crate::sync::{CountDown, lock};
 use crate::thread::ThreadPool;
 use crate::tt::TranspositionTable;
@@ -203,6 +204,14 @@ impl Engine {
     /// `randomness` handicap).
     pub fn evaluate(&self, board: &Board) -> Score {
         Position::with_network(board.clone(), self.network.clone()).evaluate()
+    }
+
+    /// The static evaluation the search uses under the UCCI `knowledge`
+    /// grade: below `large`, the hand-made evaluation with fewer terms, even
+    /// when a network is loaded (a network has no terms to leave out).
+    pub fn evaluate_with_knowledge(&self, board: &Board, knowledge: Grade) -> Score {
+        let pos = Position::with_network(board.clone(), self.network.clone());
+        crate::search::evaluate_with_knowledge(&pos, knowledge)
     }
 
     /// Start searching `board` (waiting first for a running job). Lines go

@@ -172,7 +172,6 @@ impl Summary {
     /// The final report.
     pub fn report(&self) -> String {
         let w = &self.wdl;
-        let (elo, err) = w.elo();
         let mut s = format!(
             "Results of {} vs {} ({}): {} games in {:.0} s\n",
             self.names[0],
@@ -195,25 +194,16 @@ impl Summary {
             100.0 * w.score(),
             100.0 * w.draw_ratio()
         ));
-        s.push_str(&format!(
-            "Elo {:+.1} +/- {:.1} (95%)  LOS {:.1}%\n",
-            elo,
-            err,
-            100.0 * w.los()
-        ));
+        let elo = stats::elo_text(w.score(), w.elo(), w.games());
+        let interval = if elo.contains("+/-") { " (95%)" } else { "" };
+        s.push_str(&format!("{elo}{interval}  LOS {:.1}%\n", 100.0 * w.los()));
         let c = self.penta.counts;
         if self.penta.pairs() > 0 {
-            let (pe, perr) = self.penta.elo();
+            let pairs = self.penta.pairs();
+            let elo = stats::elo_text(self.penta.score(), self.penta.elo(), 2 * pairs);
             s.push_str(&format!(
-                "Pentanomial [LL LD WL+DD WD WW] = [{} {} {} {} {}] over {} pairs: Elo {:+.1} +/- {:.1}\n",
-                c[0],
-                c[1],
-                c[2],
-                c[3],
-                c[4],
-                self.penta.pairs(),
-                pe,
-                perr
+                "Pentanomial [LL LD WL+DD WD WW] = [{} {} {} {} {}] over {pairs} pairs: {elo}\n",
+                c[0], c[1], c[2], c[3], c[4],
             ));
         }
         if let (Some(sp), Some(llr)) = (self.sprt, self.llr) {
@@ -238,9 +228,9 @@ impl Summary {
 
     fn progress_line(&self, done: usize, total: usize) -> String {
         let w = &self.wdl;
-        let (elo, err) = w.elo();
+        let elo = stats::elo_text(w.score(), w.elo(), w.games());
         let mut s = format!(
-            "[{done:>5}/{total}] {} {:.1} - {:.1} {}  W {} D {} L {}  Elo {:+.1} +/- {:.1}",
+            "[{done:>5}/{total}] {} {:.1} - {:.1} {}  W {} D {} L {}  {elo}",
             self.names[0],
             w.wins as f64 + 0.5 * w.draws as f64,
             w.losses as f64 + 0.5 * w.draws as f64,
@@ -248,8 +238,6 @@ impl Summary {
             w.wins,
             w.draws,
             w.losses,
-            elo,
-            err
         );
         if let (Some(sp), Some(llr)) = (self.sprt, self.llr) {
             let (lo, hi) = sp.bounds();

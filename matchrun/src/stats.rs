@@ -117,6 +117,27 @@ fn interval(s: f64, var_of_mean: f64) -> (f64, f64) {
     (elo, (score_to_elo(s + d) - score_to_elo(s - d)) / 2.0)
 }
 
+/// An Elo figure and its 95% interval as the match runner prints them, from
+/// the mean score and `interval`'s result. Where games cannot give an
+/// interval — every game won or every game lost (the Elo is infinite), or
+/// all scored alike (no spread) — it says so instead of a made-up `+/- 0`.
+pub fn elo_text(score: f64, elo: (f64, f64), games: u64) -> String {
+    let (e, err) = elo;
+    // An even score is +0.0, not the -0.0 the logarithm gives.
+    let e = if e == 0.0 { 0.0 } else { e };
+    if games == 0 {
+        "Elo: no games yet".to_string()
+    } else if score >= 1.0 {
+        format!("Elo +inf (every game won, {games} games: no estimate or interval)")
+    } else if score <= 0.0 {
+        format!("Elo -inf (every game lost, {games} games: no estimate or interval)")
+    } else if err <= 0.0 || !err.is_finite() {
+        format!("Elo {e:+.1} (every game scored alike, {games} games: no interval)")
+    } else {
+        format!("Elo {e:+.1} +/- {err:.1}")
+    }
+}
+
 fn los(s: f64, var_of_mean: f64) -> f64 {
     if var_of_mean <= 0.0 {
         return if s > 0.5 {
@@ -383,6 +404,29 @@ mod tests {
         let r = wdl(76, 89, 123);
         assert!(close(r.los(), 0.1553, 0.01), "{}", r.los());
         assert!(close(r.score(), 0.477, 0.01));
+    }
+
+    #[test]
+    fn no_interval_where_none_can_be_computed() {
+        let won = wdl(2, 0, 0);
+        let text = elo_text(won.score(), won.elo(), won.games());
+        assert!(text.starts_with("Elo +inf (every game won"), "{text}");
+        assert!(!text.contains("+/-"), "{text}");
+        // (wins, losses, draws), as fastchess orders them.
+        let lost = wdl(0, 3, 0);
+        let text = elo_text(lost.score(), lost.elo(), lost.games());
+        assert!(text.starts_with("Elo -inf (every game lost"), "{text}");
+        let drawn = wdl(0, 0, 4);
+        let text = elo_text(drawn.score(), drawn.elo(), drawn.games());
+        assert_eq!(
+            text,
+            "Elo +0.0 (every game scored alike, 4 games: no interval)"
+        );
+        let r = wdl(136, 96, 111);
+        assert_eq!(
+            elo_text(r.score(), r.elo(), r.games()),
+            "Elo +40.7 +/- 30.4"
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ use jiangjun_engine::nnue::{EMBEDDED_NETWORK, EvalSource};
 use jiangjun_engine::position::Position;
 use jiangjun_engine::score::MAX_PLY;
 use jiangjun_engine::search::{self, IterationInfo, Limits, Reporter, SearchResult};
+use jiangjun_engine::strength::Grade;
 use jiangjun_engine::time::Clock;
 use jiangjun_engine::tt::Bound;
 use jiangjun_engine::{Engine, bench};
@@ -39,6 +40,11 @@ pub use input::{Event, MAX_LINE, read_lines};
 
 /// Deepest `go perft` (deeper ones run for days).
 pub const MAX_PERFT_DEPTH: i64 = 20;
+
+/// Largest clock value a `go` may give, in milliseconds (about 24.8 days,
+/// the most a 32-bit GUI clock holds): a `go` with a larger one is refused,
+/// since its search would not end by itself in any useful time.
+pub const MAX_CLOCK_MS: u64 = i32::MAX as u64;
 
 pub const ENGINE_NAME: &str = "Jiangjun";
 pub const ENGINE_AUTHOR: &str = "the Jiangjun developers";
@@ -236,13 +242,54 @@ impl Session {
                     if open_ended {
                         self.stop_search();
                     } else {
-                        return Flow::Continue;
+                        // This line waits for the search; the controls
+                        // queued behind it do not.
+                        if self.controls_behind_waiting_line(queue) == Flow::Quit {
+                            return Flow::Quit;
+                        }
+                        if self.busy() {
+                            return Flow::Continue;
+                        }
+                        // Stopped: the waiting line goes on.
+                        continue;
                     }
                 }
             }
             queue.pop_front();
             if self.handle(cmd) == Flow::Quit {
                 return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// While the line at the front of the queue waits for a search that
+    /// ends by itself, act on the search controls behind it (`stop`,
+    /// `ponderhit`, `isready`, `quit`) at once, as if they had come first:
+    /// a GUI that sent `position` before `stop` must not see `stop` ignored.
+    /// Only the controls up to the next `go` (or dialect change) belong to
+    /// this search; later ones stay in their place. Batch mode reads nothing
+    /// while thinking, and `quit` waits for a perft (only `stop` ends it).
+    fn controls_behind_waiting_line(&mut self, queue: &mut VecDeque<Queued>) -> Flow {
+        if self.options.batch {
+            return Flow::Continue;
+        }
+        let mut i = 1;
+        while i < queue.len() && self.busy() {
+            let Queued::Line(line) = &queue[i] else {
+                break;
+            };
+            let cmd = command::parse(line, self.dialect());
+            match cmd {
+                Command::Go { .. } | Command::Hello(_) => break,
+                Command::Quit if self.active.as_ref().is_some_and(|a| a.perft) => break,
+                Command::Stop | Command::PonderHit { .. } | Command::IsReady | Command::Quit => {
+                    queue.remove(i);
+                    if self.handle(cmd) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
+                _ => i += 1,
             }
         }
         Flow::Continue
@@ -369,6 +416,7 @@ impl Session {
             }
             Ok(options::Effect::ResetNodeClock) => self.node_clock.reset(),
             Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval),
+            Ok(options::Effect::Note(text)) => self.out.info_string(&text),
             Err(e) => self.out.error(&e),
         }
         if self.options.threads != self.engine.threads()
@@ -419,18 +467,24 @@ impl Session {
         }
     }
 
-    /// `eval`: the hand-made evaluation's breakdown and, when a network
-    /// evaluates, the network's score, which is then the final one.
+    /// `eval`: the terms of the hand-made evaluation, then what the search
+    /// evaluates with (the network's score after the endgame scale, or, with
+    /// less `knowledge`, the hand-made evaluation with fewer terms).
     fn eval(&self) {
         let pos = Position::new(self.board.clone());
-        if self.engine.network().is_none() {
+        let knowledge = self.options.knowledge;
+        let network = self.engine.network().filter(|_| knowledge == Grade::Large);
+        if network.is_none() && knowledge == Grade::Large {
             self.out.lines(&jiangjun_engine::eval::trace(&pos));
-            return;
+        } else {
+            let label = if knowledge == Grade::Large {
+                "hand-made evaluation"
+            } else {
+                "hand-made evaluation (all terms)"
+            };
+            self.out
+                .lines(&jiangjun_engine::eval::trace_as(&pos, label));
         }
-        self.out.lines(&jiangjun_engine::eval::trace_as(
-            &pos,
-            "hand-made evaluation",
-        ));
         let for_red = |stm: i32| {
             if self.board.side_to_move() == Color::Red {
                 stm
@@ -438,7 +492,7 @@ impl Session {
                 -stm
             }
         };
-        if let Some(net) = self.engine.network() {
+        if let Some(net) = network {
             let acc = jiangjun_engine::nnue::Accumulator::from_board(net, &self.board);
             let raw = jiangjun_engine::nnue::evaluate(net, &acc, self.board.side_to_move());
             self.out.line(&format!(
@@ -446,9 +500,26 @@ impl Session {
                 for_red(raw)
             ));
         }
+        if knowledge != Grade::Large {
+            self.out.line(&format!(
+                "knowledge {}: the search uses the hand-made evaluation with that grade's terms only",
+                knowledge.name()
+            ));
+        }
+        if self.options.randomness.mask() != 0 {
+            self.out.line(&format!(
+                "randomness {}: each search adds a noise of up to {} to every score (not included)",
+                self.options.randomness.name(),
+                self.options.randomness.mask()
+            ));
+        }
+        if network.is_none() && knowledge == Grade::Large {
+            // The full hand-made trace already ends with the final line.
+            return;
+        }
         // The search's evaluation: the network's after the endgame scale
-        // (or the hand-made one in a known win).
-        let stm = self.engine.evaluate(&self.board);
+        // (or the hand-made one in a known win), or the partial one.
+        let stm = self.engine.evaluate_with_knowledge(&self.board, knowledge);
         self.out.line(&format!(
             "final evaluation {} (red side), {stm} (side to move)",
             for_red(stm)
@@ -586,9 +657,42 @@ impl Session {
         }
     }
 
+    /// The first clock value of a `go` beyond [`MAX_CLOCK_MS`], as an error.
+    fn clock_out_of_range(&self, p: &GoParams) -> Option<String> {
+        // UCCI times are seconds unless `usemillisec` is on.
+        let unit = if self.dialect() == Dialect::Ucci && !self.options.usemillisec {
+            1000.0
+        } else {
+            1.0
+        };
+        [
+            ("time", p.time),
+            ("increment", p.increment),
+            ("opptime", p.opptime),
+            ("oppincrement", p.oppincrement),
+            ("wtime", p.wtime),
+            ("btime", p.btime),
+            ("winc", p.winc),
+            ("binc", p.binc),
+            ("movetime", p.movetime),
+        ]
+        .into_iter()
+        .find(|(_, v)| v.is_some_and(|x| x * unit > MAX_CLOCK_MS as f64))
+        .map(|(key, _)| {
+            format!(
+                "go: '{key}' is beyond the largest clock, {MAX_CLOCK_MS} ms (24.8 days); go ignored: nothing searched"
+            )
+        })
+    }
+
     fn go(&mut self, params: GoParams, malformed: bool) {
         if let Some(d) = params.perft {
             self.perft(d);
+            return;
+        }
+        // An absurd clock would make a search that never ends by itself.
+        if let Some(e) = self.clock_out_of_range(&params) {
+            self.out.error(&e);
             return;
         }
         let mut limits = self.limits(&params, malformed);

@@ -106,6 +106,8 @@ pub enum Effect {
     /// Evaluate as `eval` says: load its network (or go back to the
     /// hand-made evaluation).
     LoadNetwork,
+    /// Nothing to do but tell the GUI this (an `info string`, not an error).
+    Note(String),
 }
 
 /// `EvalFile`'s announced default: `<built-in>` when a network is built in
@@ -175,8 +177,14 @@ pub fn uci_option_lines() -> Vec<String> {
 }
 
 /// A UCCI combo line (`var` values, then the default, as ElephantEye).
+/// The default is the first `var`: some GUIs take a combo's first entry as
+/// its value (XBoard through uci2wb does), and the engine they start must
+/// play at its defaults, at full strength.
 fn ucci_combo(name: &str, vars: &[&str], default: &str) -> String {
-    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+    let vars: Vec<String> = std::iter::once(default)
+        .chain(vars.iter().copied().filter(|v| *v != default))
+        .map(|v| format!("var {v}"))
+        .collect();
     format!(
         "option {name} type combo {} default {default}",
         vars.join(" ")
@@ -185,6 +193,7 @@ fn ucci_combo(name: &str, vars: &[&str], default: &str) -> String {
 
 pub fn ucci_option_lines() -> Vec<String> {
     let d = Options::default();
+    let grades_descending: Vec<&str> = Grade::NAMES.iter().rev().copied().collect();
     vec![
         format!("option usemillisec type check default {}", d.usemillisec),
         format!("option batch type check default {}", d.batch),
@@ -210,8 +219,9 @@ pub fn ucci_option_lines() -> Vec<String> {
         ),
         format!("option usebook type check default {}", d.own_book),
         format!("option bookfiles type string default {BUILTIN_BOOK}"),
-        ucci_combo("pruning", &Grade::NAMES, d.pruning.name()),
-        ucci_combo("knowledge", &Grade::NAMES, d.knowledge.name()),
+        // Strongest first: the default, `large`, leads either way.
+        ucci_combo("pruning", &grades_descending, d.pruning.name()),
+        ucci_combo("knowledge", &grades_descending, d.knowledge.name()),
         ucci_combo("randomness", &Randomness::NAMES, d.randomness.name()),
         format!("option debuglogfile type string default {EMPTY}"),
         format!(
@@ -294,8 +304,9 @@ impl Options {
         }
     }
 
-    /// Apply `setoption`. Unknown UCCI options are ignored silently (the spec
-    /// says so); unknown UCI options are an error.
+    /// Apply `setoption`. Unknown UCCI options are ignored with a note (the
+    /// spec says they must not cause an error); unknown UCI options are an
+    /// error.
     pub fn set(
         &mut self,
         name: &str,
@@ -320,9 +331,14 @@ impl Options {
             "threads" => {
                 // UCCI: 0 means one thread per core (announced as the minimum).
                 let min = if dialect == Dialect::Ucci { 0 } else { 1 };
-                let mut n = spin_value(name, value, min, MAX_THREADS as i64)?;
+                let n = spin_value(name, value, min, MAX_THREADS as i64)?;
                 if n == 0 {
-                    n = std::thread::available_parallelism().map_or(1, |p| p.get() as i64);
+                    let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
+                    self.threads = cores.min(MAX_THREADS);
+                    return Ok(Effect::Note(format!(
+                        "threads 0: {} search threads, one per core",
+                        self.threads
+                    )));
                 }
                 self.threads = n as usize;
                 Ok(Effect::None)
@@ -433,9 +449,11 @@ impl Options {
             },
             _ if dialect == Dialect::Ucci => {
                 // The UCCI spec: unknown options (idle, style, promotion, ...)
-                // must not cause an error.
-                log::debug!("ignoring unknown UCCI option {name}");
-                Ok(Effect::None)
+                // must not cause an error; the GUI is still told.
+                Ok(Effect::Note(format!(
+                    "unknown option '{}' ignored",
+                    excerpt(name)
+                )))
             }
             _ => Err(format!("no such option: '{}'", excerpt(name))),
         }
@@ -616,8 +634,8 @@ mod tests {
         let ucci = ucci_option_lines();
         for want in [
             "option randomness type combo var none var tiny var small var medium var large var huge default none",
-            "option pruning type combo var none var small var medium var large default large",
-            "option knowledge type combo var none var small var medium var large default large",
+            "option pruning type combo var large var medium var small var none default large",
+            "option knowledge type combo var large var medium var small var none default large",
             "option debuglogfile type string default <empty>",
         ] {
             assert!(ucci.iter().any(|l| l == want), "{want}");
@@ -689,7 +707,7 @@ mod tests {
         );
         assert_eq!(
             o.set("frobnicate", Some("1"), Dialect::Ucci),
-            Ok(Effect::None)
+            Ok(Effect::Note("unknown option 'frobnicate' ignored".into()))
         );
         assert!(o.set("frobnicate", Some("1"), Dialect::Uci).is_err());
     }

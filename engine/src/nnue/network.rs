@@ -45,8 +45,8 @@ pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
 pub enum NnueError {
     #[error("network file too short: {found} bytes, the header alone is {HEADER_LEN}")]
     TooShort { found: usize },
-    #[error("not a Jiangjun network file: magic {found:?} instead of {MAGIC:?}")]
-    BadMagic { found: [u8; 8] },
+    #[error("not a Jiangjun network file: this is {kind}")]
+    BadMagic { kind: String },
     #[error("network file version {found} is not supported (this engine reads version {VERSION})")]
     UnsupportedVersion { found: u16 },
     #[error("network {what} is {found}, but this engine is built for {expected}")]
@@ -271,6 +271,13 @@ impl Network {
     /// Read a network file, checking every header field, the length, the
     /// checksum and the weight limits.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NnueError> {
+        // What a file is, before whether it is long enough: a short book
+        // is a book, not a short network.
+        if bytes.len() >= MAGIC.len() && bytes[..MAGIC.len()] != MAGIC {
+            return Err(NnueError::BadMagic {
+                kind: file_kind(bytes),
+            });
+        }
         if bytes.len() < HEADER_LEN {
             return Err(NnueError::TooShort { found: bytes.len() });
         }
@@ -278,10 +285,6 @@ impl Network {
         let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]) as u64;
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes")) as u64;
         let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
-        let magic: [u8; 8] = h[0..8].try_into().expect("8 bytes");
-        if magic != MAGIC {
-            return Err(NnueError::BadMagic { found: magic });
-        }
         if u16_at(8) != VERSION as u64 {
             return Err(NnueError::UnsupportedVersion {
                 found: u16_at(8) as u16,
@@ -364,6 +367,37 @@ impl Network {
     }
 }
 
+/// What a file that is not a network is, for the error that refuses it:
+/// the project's other binary files by their magic, else text or unknown
+/// bytes (shown as text or hex, never as a raw byte array).
+fn file_kind(bytes: &[u8]) -> String {
+    const KNOWN: [(&[u8], &str); 3] = [
+        (
+            b"JJCKPT",
+            "a trainer checkpoint (JJCKPT): the trainer writes the network itself with --out",
+        ),
+        (b"JJDATA", "training data (JJDATA), not a network"),
+        (b"JJBOOK", "an opening book (JJBOOK), not a network"),
+    ];
+    if let Some((_, kind)) = KNOWN.iter().find(|(magic, _)| bytes.starts_with(magic)) {
+        return (*kind).to_string();
+    }
+    let head = &bytes[..bytes.len().min(16)];
+    if head
+        .iter()
+        .all(|b| b.is_ascii_graphic() || *b == b' ' || b.is_ascii_whitespace())
+    {
+        let text: String = head.iter().map(|&b| b as char).collect();
+        format!("a text file starting {:?}", text.trim_end())
+    } else {
+        let hex: Vec<String> = head.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        format!(
+            "an unknown kind of file (its first bytes are {}; a network starts with JJNNUE)",
+            hex.join(" ")
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,6 +438,27 @@ mod tests {
         let e = Network::from_bytes(&b).unwrap_err();
         assert!(matches!(e, NnueError::BadMagic { .. }), "{e}");
         assert!(e.to_string().contains("not a Jiangjun network file"));
+        assert!(e.to_string().contains("unknown kind of file"), "{e}");
+    }
+
+    #[test]
+    fn names_the_other_kinds_of_file() {
+        for (bytes, want) in [
+            (
+                &b"JJCKPT\0\0 and more bytes of a checkpoint"[..],
+                "trainer checkpoint",
+            ),
+            (&b"JJDATA\x01\0 records follow"[..], "training data"),
+            (&b"JJBOOK1\0"[..], "opening book"),
+            (
+                &b"rnbakabnr/9/1c5c1 w"[..],
+                "text file starting \"rnbakabnr/9/1c5c\"",
+            ),
+        ] {
+            let e = Network::from_bytes(bytes).unwrap_err().to_string();
+            assert!(e.contains(want), "{e}");
+            assert!(!e.contains('['), "no raw byte arrays: {e}");
+        }
     }
 
     #[test]

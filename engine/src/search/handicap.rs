@@ -7,6 +7,7 @@ use super::SearchResult;
 use super::root_moves::RootMove;
 use super::worker::Worker;
 use crate::eval::evaluate_partial;
+use crate::position::Position;
 use crate::score::Score;
 use crate::strength::{self, Grade};
 use xiangqi::types::Move;
@@ -33,14 +34,7 @@ impl Worker<'_> {
     /// even when a network is loaded: a network has no terms to leave out.
     fn handicapped_evaluate(&self) -> Score {
         let s = &self.limits.strength;
-        let v = match s.knowledge {
-            Grade::Large => self.board.evaluate(),
-            k => evaluate_partial(
-                &self.board,
-                |i| strength::keeps_term(k, i),
-                k != Grade::None,
-            ),
-        };
+        let v = evaluate_with_knowledge(&self.board, s.knowledge);
         let mask = s.randomness.mask();
         if mask == 0 {
             v
@@ -64,6 +58,16 @@ impl Worker<'_> {
             None => self.ponder_from_tt(line.mv),
         };
         self.skill_pick = Some(SkillPick { line, ponder });
+    }
+}
+
+/// The static evaluation under a `knowledge` grade, from the side to move's
+/// point of view: the position's own (network or hand-made) at `large`,
+/// else the hand-made evaluation with the grade's terms only.
+pub(crate) fn evaluate_with_knowledge(pos: &Position, knowledge: Grade) -> Score {
+    match knowledge {
+        Grade::Large => pos.evaluate(),
+        k => evaluate_partial(pos, |i| strength::keeps_term(k, i), k != Grade::None),
     }
 }
 

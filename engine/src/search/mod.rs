@@ -19,6 +19,7 @@
 
 mod alphabeta;
 mod handicap;
+pub(crate) use handicap::evaluate_with_knowledge;
 pub mod history;
 mod iterate;
 pub(crate) mod job;
