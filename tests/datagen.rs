@@ -353,3 +353,74 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
     assert!(err.contains("missing.epd"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The README's recipe for many machines: `scripts/datagen_shards.sh` runs
+/// one `jiangjun datagen --seed N` per shard under GNU parallel and
+/// concatenates them. Run here with two shards: each shard equals a direct
+/// run of its seed, and the concatenation is the two files, byte for byte
+/// and record for record.
+#[test]
+fn shard_recipe_runs_under_gnu_parallel() {
+    let has_parallel = std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_parallel {
+        eprintln!("SKIPPED: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    let dir = scratch("shards");
+    let openings = dir.join("openings.epd");
+    std::fs::write(&openings, format!("{}\n", xiangqi::Board::startpos().to_fen())).unwrap();
+    let bin = env!("CARGO_BIN_EXE_jiangjun");
+    let options = [
+        "--games",
+        "1",
+        "--nodes",
+        "300",
+        "--start-nodes",
+        "200",
+        "--max-plies",
+        "60",
+        "--hash",
+        "2",
+        "--threads",
+        "1",
+        "--openings",
+        openings.to_str().unwrap(),
+    ];
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/datagen_shards.sh");
+    let out = dir.join("out");
+    let status = std::process::Command::new(&script)
+        .args(["21", "22", out.to_str().unwrap()])
+        .args(options)
+        .env("JIANGJUN", bin)
+        .env("JOBS", "2")
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status}");
+    let mut both = Vec::new();
+    let mut records = Vec::new();
+    for seed in ["21", "22"] {
+        let direct = dir.join(format!("direct-{seed}.jjdata"));
+        let (ok, _, err) = run_jiangjun(
+            &[
+                &["datagen", "--out", direct.to_str().unwrap(), "--seed", seed, "--quiet"][..],
+                &options[..],
+            ]
+            .concat(),
+        );
+        assert!(ok, "{err}");
+        let shard = std::fs::read(out.join(format!("shard-{seed}.jjdata"))).unwrap();
+        assert_eq!(shard, std::fs::read(&direct).unwrap(), "seed {seed}");
+        assert!(shard.len() > 2 * RECORD_SIZE, "seed {seed}: no records");
+        both.extend_from_slice(&shard);
+        records.extend(data::read_records(&direct).unwrap());
+    }
+    let all = out.join("all.jjdata");
+    assert_eq!(std::fs::read(&all).unwrap(), both);
+    assert_eq!(data::read_records(&all).unwrap(), records);
+    let joblog = std::fs::read_to_string(out.join("shards.joblog")).unwrap();
+    assert!(joblog.contains("--seed 21") && joblog.contains("--seed 22"), "{joblog}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
