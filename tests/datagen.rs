@@ -371,7 +371,11 @@ fn shard_recipe_runs_under_gnu_parallel() {
     }
     let dir = scratch("shards");
     let openings = dir.join("openings.epd");
-    std::fs::write(&openings, format!("{}\n", xiangqi::Board::startpos().to_fen())).unwrap();
+    std::fs::write(
+        &openings,
+        format!("{}\n", xiangqi::Board::startpos().to_fen()),
+    )
+    .unwrap();
     let bin = env!("CARGO_BIN_EXE_jiangjun");
     let options = [
         "--games",
@@ -405,7 +409,14 @@ fn shard_recipe_runs_under_gnu_parallel() {
         let direct = dir.join(format!("direct-{seed}.jjdata"));
         let (ok, _, err) = run_jiangjun(
             &[
-                &["datagen", "--out", direct.to_str().unwrap(), "--seed", seed, "--quiet"][..],
+                &[
+                    "datagen",
+                    "--out",
+                    direct.to_str().unwrap(),
+                    "--seed",
+                    seed,
+                    "--quiet",
+                ][..],
                 &options[..],
             ]
             .concat(),
@@ -421,6 +432,9 @@ fn shard_recipe_runs_under_gnu_parallel() {
     assert_eq!(std::fs::read(&all).unwrap(), both);
     assert_eq!(data::read_records(&all).unwrap(), records);
     let joblog = std::fs::read_to_string(out.join("shards.joblog")).unwrap();
-    assert!(joblog.contains("--seed 21") && joblog.contains("--seed 22"), "{joblog}");
+    assert!(
+        joblog.contains("--seed 21") && joblog.contains("--seed 22"),
+        "{joblog}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

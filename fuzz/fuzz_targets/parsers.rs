@@ -4,14 +4,15 @@
 #![no_main]
 
 use xiangqi::{Board, Move};
-use jiangjun::protocol::command::{Command, Dialect, PositionBase, parse};
+use jiangjun::protocol::command::{Command, PositionBase};
+use jiangjun::protocol::dialect::DIALECTS;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     for line in text.lines() {
-        for dialect in [Dialect::Ucci, Dialect::Uci] {
-            if let Command::Position { base, moves } = parse(line, dialect) {
+        for dialect in DIALECTS {
+            if let Command::Position { base, moves } = dialect.parse(line) {
                 let board = match base {
                     PositionBase::Start => Some(Board::startpos()),
                     PositionBase::Fen(f) => Board::from_fen(&f).ok(),

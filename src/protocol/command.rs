@@ -3,13 +3,6 @@
 //! `Command::Error` (or a command plus warnings) with a message saying what
 //! was wrong.
 
-/// Which protocol the GUI speaks.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Dialect {
-    Ucci,
-    Uci,
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum PositionBase {
     Start,
@@ -46,7 +39,8 @@ pub struct GoParams {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    Hello(Dialect),
+    /// The hello word of a dialect (`uci`, `ucci`): speak it from now on.
+    Hello(&'static str),
     IsReady,
     SetOption {
         name: String,
@@ -87,18 +81,21 @@ pub fn excerpt(s: &str) -> String {
     out
 }
 
-/// Parse one line (already trimmed, not empty).
-pub fn parse(line: &str, dialect: Dialect) -> Command {
+/// Parse one line (already trimmed, not empty) as both dialects have it;
+/// a dialect parses its own forms first (`ucci.rs`: UCCI's short
+/// `setoption`).
+pub fn parse(line: &str) -> Command {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some(&first) = tokens.first() else {
         return Command::Error("empty line".into());
     };
+    if let Some(d) = super::dialect::by_hello(first) {
+        return Command::Hello(d.hello_word());
+    }
     let rest = &tokens[1..];
     match first.to_ascii_lowercase().as_str() {
-        "ucci" => Command::Hello(Dialect::Ucci),
-        "uci" => Command::Hello(Dialect::Uci),
         "isready" => Command::IsReady,
-        "setoption" => parse_setoption(rest, dialect),
+        "setoption" => parse_setoption(rest),
         "ucinewgame" | "uccinewgame" => Command::NewGame,
         "position" => match parse_position(rest) {
             Ok((base, moves)) => Command::Position { base, moves },
@@ -133,8 +130,8 @@ pub fn parse(line: &str, dialect: Dialect) -> Command {
     }
 }
 
-/// `setoption name <N> [value <V>]` (both dialects) or UCCI `setoption <name> [<value>]`.
-fn parse_setoption(rest: &[&str], dialect: Dialect) -> Command {
+/// `setoption name <N> [value <V>]`.
+fn parse_setoption(rest: &[&str]) -> Command {
     if rest.is_empty() {
         return Command::Error("setoption: missing option name".into());
     }
@@ -148,16 +145,10 @@ fn parse_setoption(rest: &[&str], dialect: Dialect) -> Command {
         let value = value_at.map(|i| rest[i + 1..].join(" "));
         return Command::SetOption { name, value };
     }
-    match dialect {
-        Dialect::Ucci => Command::SetOption {
-            name: rest[0].to_string(),
-            value: (rest.len() > 1).then(|| rest[1..].join(" ")),
-        },
-        Dialect::Uci => Command::Error(format!(
-            "setoption: expected 'setoption name <id> [value <x>]', got '{}'",
-            excerpt(&rest.join(" "))
-        )),
-    }
+    Command::Error(format!(
+        "setoption: expected 'setoption name <id> [value <x>]', got '{}'",
+        excerpt(&rest.join(" "))
+    ))
 }
 
 /// `startpos [moves ...]` or `fen <FEN fields> [moves ...]`.
@@ -395,7 +386,7 @@ mod tests {
     use super::*;
 
     fn go(line: &str) -> (GoParams, Vec<String>) {
-        match parse(line, Dialect::Ucci) {
+        match parse(line) {
             Command::Go { params, warnings } => (*params, warnings),
             c => panic!("{c:?}"),
         }
@@ -501,70 +492,46 @@ mod tests {
         );
     }
 
+    /// The common parser has the UCI form only; UCCI's short form is
+    /// `ucci.rs`'s.
     #[test]
-    fn setoption_both_forms() {
+    fn setoption_name_value() {
         assert_eq!(
-            parse("setoption hashsize 64", Dialect::Ucci),
-            Command::SetOption {
-                name: "hashsize".into(),
-                value: Some("64".into())
-            }
-        );
-        assert_eq!(
-            parse("setoption name Move Overhead value 30", Dialect::Ucci),
+            parse("setoption name Move Overhead value 30"),
             Command::SetOption {
                 name: "Move Overhead".into(),
                 value: Some("30".into())
             }
         );
         assert_eq!(
-            parse("setoption newgame", Dialect::Ucci),
-            Command::SetOption {
-                name: "newgame".into(),
-                value: None
-            }
-        );
-        assert_eq!(
-            parse("setoption name Clear Hash", Dialect::Uci),
+            parse("setoption name Clear Hash"),
             Command::SetOption {
                 name: "Clear Hash".into(),
                 value: None
             }
         );
-        assert!(matches!(
-            parse("setoption hashsize 64", Dialect::Uci),
-            Command::Error(_)
-        ));
-        assert!(matches!(
-            parse("setoption", Dialect::Uci),
-            Command::Error(_)
-        ));
+        assert!(matches!(parse("setoption hashsize 64"), Command::Error(_)));
+        assert!(matches!(parse("setoption"), Command::Error(_)));
     }
 
     #[test]
     fn positions() {
         assert_eq!(
-            parse("position startpos moves h2e2 h9g7", Dialect::Uci),
+            parse("position startpos moves h2e2 h9g7"),
             Command::Position {
                 base: PositionBase::Start,
                 moves: vec!["h2e2".into(), "h9g7".into()]
             }
         );
         assert_eq!(
-            parse(
-                "position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 moves",
-                Dialect::Uci
-            ),
+            parse("position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 moves"),
             Command::Position {
                 base: PositionBase::Fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".into()),
                 moves: vec![]
             }
         );
         assert_eq!(
-            parse(
-                "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2",
-                Dialect::Uci
-            ),
+            parse("fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2"),
             Command::Position {
                 base: PositionBase::Fen(
                     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r".into()
@@ -572,35 +539,17 @@ mod tests {
                 moves: vec!["h2e2".into()]
             }
         );
-        assert!(matches!(parse("position", Dialect::Uci), Command::Error(_)));
-        assert!(matches!(
-            parse("position fen", Dialect::Uci),
-            Command::Error(_)
-        ));
-        assert!(matches!(
-            parse("position foo", Dialect::Uci),
-            Command::Error(_)
-        ));
-        assert!(matches!(
-            parse("position startpos junk", Dialect::Uci),
-            Command::Error(_)
-        ));
+        assert!(matches!(parse("position"), Command::Error(_)));
+        assert!(matches!(parse("position fen"), Command::Error(_)));
+        assert!(matches!(parse("position foo"), Command::Error(_)));
+        assert!(matches!(parse("position startpos junk"), Command::Error(_)));
     }
 
     #[test]
     fn unknown_and_garbage() {
-        assert!(matches!(
-            parse("frobnicate", Dialect::Uci),
-            Command::Error(_)
-        ));
-        assert!(matches!(
-            parse("\u{1}\u{2}", Dialect::Uci),
-            Command::Error(_)
-        ));
-        assert_eq!(
-            parse("PONDERHIT draw", Dialect::Ucci),
-            Command::PonderHit { draw: true }
-        );
-        assert_eq!(parse("UCCI", Dialect::Uci), Command::Hello(Dialect::Ucci));
+        assert!(matches!(parse("frobnicate"), Command::Error(_)));
+        assert!(matches!(parse("\u{1}\u{2}"), Command::Error(_)));
+        assert_eq!(parse("PONDERHIT draw"), Command::PonderHit { draw: true });
+        assert_eq!(parse("UCCI"), Command::Hello("ucci"));
     }
 }

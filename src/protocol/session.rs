@@ -1,0 +1,509 @@
+//! The dialect-neutral core of the front end: the position, the options,
+//! the command loop and the search's answers. What a line means and how an
+//! answer reads is the dialect's (`dialect.rs`); the session never asks
+//! which one it speaks.
+//!
+//! The loop handles each line in order; while a search runs, `stop`,
+//! `ponderhit`, `isready`, `quit` and the read-only debug commands act at
+//! once, and other commands wait until the search ends (an infinite or
+//! ponder search is stopped first, since it would never end), followed by
+//! everything that arrives after them except the search controls, which
+//! act at once. A perft is waited for by `quit` too (only `stop` ends it),
+//! and the end of input quits once everything before it is done, as a
+//! waiting command.
+
+mod go;
+mod queries;
+
+use super::command::{Command, PositionBase, excerpt};
+use super::dialect::{self, Dialect};
+use super::input::{Event, MAX_LINE};
+use super::nodestime;
+use super::options::{self, Options, SetError};
+use super::output::{Output, Printer};
+use jiangjun_engine::Engine;
+use jiangjun_engine::nnue::{EMBEDDED_NETWORK, EvalSource};
+use jiangjun_engine::search::{IterationInfo, Reporter, SearchResult};
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use xiangqi::board::Board;
+use xiangqi::types::Move;
+
+/// A line waiting to be handled.
+enum Queued {
+    Line(String),
+    Overlong(usize),
+    /// The end of input: quit once the running search has ended by itself
+    /// (an infinite or pondering one is stopped).
+    End,
+}
+
+/// The search (or perft) the engine runs for the GUI, until it is finished
+/// here. From its answer on, the GUI sees the engine idle (see
+/// `Engine::stop` for how a `stop` and the answer are ordered).
+struct Active {
+    id: u64,
+    /// Infinite or ponder: it only ends when told.
+    open_ended: bool,
+    /// A perft: it runs to completion before `quit` (only `stop` ends it).
+    perft: bool,
+}
+
+/// Search output: the lines in the GUI's dialect, then the answer (with the
+/// draw offer, if any, accepted or not), then word to the command loop.
+struct SearchOutput {
+    printer: Printer,
+    draw_offered: Arc<Mutex<bool>>,
+    events: Sender<Event>,
+    id: u64,
+}
+
+impl Reporter for SearchOutput {
+    fn iteration(&self, info: &IterationInfo) {
+        self.printer.iteration(info);
+    }
+
+    fn final_line(&self, info: &IterationInfo) {
+        self.printer.final_line(info);
+    }
+
+    fn currmove(&self, depth: i32, mv: Move, number: usize) {
+        self.printer.currmove(depth, mv, number);
+    }
+
+    fn best_move(&self, result: &SearchResult) {
+        let draw = self.draw_offered.lock().map(|d| *d).unwrap_or(false);
+        self.printer.bestmove(result, draw);
+        let _ = self.events.send(Event::SearchDone(self.id));
+    }
+}
+
+pub struct Session {
+    out: Arc<Output>,
+    events: Sender<Event>,
+    dialect: &'static dyn Dialect,
+    board: Board,
+    banmoves: Vec<Move>,
+    options: Options,
+    engine: Engine,
+    active: Option<Active>,
+    /// Id of the last search started; a late `SearchDone` of an older one is ignored.
+    search_id: u64,
+    book: jiangjun_engine::book::Book,
+    random: jiangjun_engine::book::Random,
+    draw_offered: Arc<Mutex<bool>>,
+    node_clock: nodestime::NodeClock,
+}
+
+/// What the loop should do after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Session {
+    /// A session, or the error that kept the engine's threads from starting.
+    pub fn new(out: Arc<Output>, events: Sender<Event>) -> std::io::Result<Session> {
+        let options = Options::default();
+        Ok(Session {
+            engine: Engine::try_new(options.hash_mb, options.threads)?,
+            out,
+            events,
+            dialect: dialect::assumed(),
+            board: Board::startpos(),
+            banmoves: Vec::new(),
+            options,
+            active: None,
+            search_id: 0,
+            book: jiangjun_engine::book::Book::default_book(),
+            random: jiangjun_engine::book::Random::from_time(),
+            draw_offered: Arc::new(Mutex::new(false)),
+            node_clock: nodestime::NodeClock::default(),
+        })
+    }
+
+    fn busy(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Commands that act at once while a search runs: the search controls,
+    /// and the commands that only read the engine's state.
+    fn acts_during_search(cmd: &Command) -> bool {
+        matches!(
+            cmd,
+            Command::Stop
+                | Command::PonderHit { .. }
+                | Command::IsReady
+                | Command::Quit
+                | Command::Display
+                | Command::Eval
+                | Command::Probe { .. }
+                | Command::Error(_)
+        )
+    }
+
+    /// Run the command loop over events until `quit` or end of input.
+    pub fn run(mut self, events: Receiver<Event>) {
+        // Lines in arrival order, waiting to be handled.
+        let mut queue: VecDeque<Queued> = VecDeque::new();
+        loop {
+            if self.drain(&mut queue) == Flow::Quit {
+                break;
+            }
+            let Ok(event) = events.recv() else { break };
+            match event {
+                Event::Line(line) => {
+                    self.out.log.input(&line);
+                    if !line.is_empty() {
+                        queue.push_back(Queued::Line(line));
+                    }
+                }
+                Event::Overlong(n) => queue.push_back(Queued::Overlong(n)),
+                Event::SearchDone(id) => {
+                    if self.active.as_ref().is_some_and(|a| a.id == id) {
+                        self.finish_search();
+                    }
+                }
+                // End of input is `quit`, in its turn, once the search ends.
+                Event::Eof => queue.push_back(Queued::End),
+            }
+        }
+    }
+
+    /// Handle queued lines in order for as long as possible. While a search
+    /// runs, lines that act on it are handled; the first other line waits
+    /// (an open-ended search is stopped for it), and so does everything
+    /// behind it. Batch mode reads nothing while thinking. The end of input
+    /// waits like such a line, then quits; `quit` acts at once, except on a
+    /// perft, which it waits for.
+    fn drain(&mut self, queue: &mut VecDeque<Queued>) -> Flow {
+        while let Some(item) = queue.front() {
+            // A search that has answered is over for the GUI, even if its
+            // `SearchDone` has not been seen yet.
+            if self.active.is_some() && !self.engine.is_searching() {
+                self.finish_search();
+            }
+            let open_ended = self.active.as_ref().is_some_and(|a| a.open_ended);
+            let line = match item {
+                Queued::Overlong(n) => {
+                    self.out.error(&format!(
+                        "line of {n} bytes is longer than {MAX_LINE} bytes; ignored"
+                    ));
+                    queue.pop_front();
+                    continue;
+                }
+                Queued::End => {
+                    // A search that ends by itself runs to its end.
+                    if self.busy() {
+                        if !open_ended {
+                            return Flow::Continue;
+                        }
+                        self.stop_search();
+                    }
+                    queue.pop_front();
+                    self.quit();
+                    return Flow::Quit;
+                }
+                Queued::Line(l) => l,
+            };
+            let cmd = self.dialect.parse(line);
+            if self.busy() {
+                let perft = self.active.as_ref().is_some_and(|a| a.perft);
+                // Batch mode reads nothing while a search that ends by itself runs.
+                if !Self::acts_during_search(&cmd)
+                    || self.options.batch
+                    || (perft && cmd == Command::Quit)
+                {
+                    if open_ended {
+                        self.stop_search();
+                    } else {
+                        // This line waits for the search; the controls
+                        // queued behind it do not.
+                        if self.controls_behind_waiting_line(queue) == Flow::Quit {
+                            return Flow::Quit;
+                        }
+                        if self.busy() {
+                            return Flow::Continue;
+                        }
+                        // Stopped: the waiting line goes on.
+                        continue;
+                    }
+                }
+            }
+            queue.pop_front();
+            if self.handle(cmd) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// While the line at the front of the queue waits for a search that
+    /// ends by itself, act on the search controls behind it (`stop`,
+    /// `ponderhit`, `isready`, `quit`) at once, as if they had come first:
+    /// a GUI that sent `position` before `stop` must not see `stop` ignored.
+    /// Only the controls up to the next `go` (or dialect change) belong to
+    /// this search; later ones stay in their place. Batch mode reads nothing
+    /// while thinking, and `quit` waits for a perft (only `stop` ends it).
+    fn controls_behind_waiting_line(&mut self, queue: &mut VecDeque<Queued>) -> Flow {
+        if self.options.batch {
+            return Flow::Continue;
+        }
+        let mut i = 1;
+        while i < queue.len() && self.busy() {
+            let Queued::Line(line) = &queue[i] else {
+                break;
+            };
+            let cmd = self.dialect.parse(line);
+            match cmd {
+                Command::Go { .. } | Command::Hello(_) => break,
+                Command::Quit if self.active.as_ref().is_some_and(|a| a.perft) => break,
+                Command::Stop | Command::PonderHit { .. } | Command::IsReady | Command::Quit => {
+                    queue.remove(i);
+                    if self.handle(cmd) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        Flow::Continue
+    }
+
+    fn handle(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::Hello(word) => self.hello(word),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => self.new_game(),
+            Command::Position { base, moves } => self.set_position(&base, &moves),
+            Command::BanMoves(moves) => self.ban_moves(&moves),
+            Command::Go { params, warnings } => {
+                for w in &warnings {
+                    self.out.error(w);
+                }
+                if params.invalid {
+                    // No search, so no answer: nothing is guessed.
+                    self.out.error("go ignored: nothing searched");
+                } else {
+                    self.go(*params, !warnings.is_empty());
+                }
+            }
+            Command::Stop => {
+                // False if the search had already answered.
+                let stopped = self.active.is_some() && self.engine.stop();
+                self.finish_search();
+                if !stopped && let Some(answer) = self.dialect.stop_while_idle() {
+                    // Nothing to stop: UCCI answers `nobestmove`.
+                    self.out.line(answer);
+                }
+            }
+            Command::PonderHit { draw } => {
+                if self.active.is_some() {
+                    if draw && let Ok(mut d) = self.draw_offered.lock() {
+                        *d = true;
+                    }
+                    self.engine.ponderhit();
+                }
+            }
+            Command::Quit => {
+                self.quit();
+                return Flow::Quit;
+            }
+            Command::Probe { base, moves } => self.probe(&base, &moves),
+            Command::Display => self.display(),
+            Command::Eval => self.eval(),
+            Command::Bench(args) => self.bench(&args),
+            Command::Error(e) => self.out.error(&e),
+        }
+        Flow::Continue
+    }
+
+    fn hello(&mut self, word: &str) {
+        if let Some(d) = dialect::by_hello(word) {
+            self.dialect = d;
+        }
+        for line in self.dialect.handshake() {
+            self.out.line(&line);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let old_hash = self.options.hash_mb;
+        let old_log = self.options.debug_log_file.clone();
+        let old_eval = self.options.eval.clone();
+        let zero_allowed = self.dialect.zero_is_engine_choice();
+        let result = match self.options.set(name, value, zero_allowed) {
+            Ok(effect) => Ok(effect),
+            Err(SetError::Unknown(name)) => self.dialect.unknown_option(&name),
+            Err(SetError::Bad(e)) => Err(e),
+        };
+        match result {
+            Ok(options::Effect::None) => {}
+            Ok(options::Effect::ResizeHash) => {
+                if let Err(e) = self.engine.resize_hash(self.options.hash_mb) {
+                    self.out
+                        .error(&format!("option {name}: {e}; keeping {old_hash} MB"));
+                    self.options.hash_mb = old_hash;
+                }
+            }
+            Ok(options::Effect::ClearHash) => self.engine.clear_hash(),
+            Ok(options::Effect::NewGame) => self.new_game(),
+            Ok(options::Effect::LoadBook) => {
+                if self.options.book_file.is_empty() {
+                    self.book = jiangjun_engine::book::Book::default_book();
+                } else {
+                    match jiangjun_engine::book::Book::load(std::path::Path::new(
+                        &self.options.book_file,
+                    )) {
+                        Ok(b) => self.book = b,
+                        Err(e) => self
+                            .out
+                            .error(&format!("option {name}: {e}; keeping the previous book")),
+                    }
+                }
+            }
+            Ok(options::Effect::DebugLog) => {
+                if let Err(e) = self.out.log.set(&self.options.debug_log_file) {
+                    self.out
+                        .error(&format!("option {name}: {e}; log unchanged"));
+                    self.options.debug_log_file = old_log;
+                }
+            }
+            Ok(options::Effect::Reseed) => {
+                self.random = match self.options.random_seed {
+                    0 => jiangjun_engine::book::Random::from_time(),
+                    // Spread the seed: close seeds give unrelated sequences.
+                    s => jiangjun_engine::book::Random::seeded(
+                        jiangjun_engine::strength::Rng::new(s).next_u64(),
+                    ),
+                };
+            }
+            Ok(options::Effect::ResetNodeClock) => self.node_clock.reset(),
+            Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval),
+            Ok(options::Effect::Note(text)) => self.out.info_string(&text),
+            Err(e) => self.out.error(&e),
+        }
+        if self.options.threads != self.engine.threads()
+            && let Err(e) = self.engine.set_threads(self.options.threads)
+        {
+            self.options.threads = self.engine.threads();
+            self.out.error(&format!(
+                "option {name}: cannot start the search threads: {e}; using {}",
+                self.options.threads
+            ));
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.engine.new_game();
+        self.node_clock.reset();
+    }
+
+    /// `EvalFile`: evaluate as it now says (`options.eval`): with the
+    /// hand-made evaluation, the built-in network or a network file. A file
+    /// that cannot be read or is not a network this engine reads is an
+    /// error, and the evaluation in force (`old`) stays. Like `Hash`, it
+    /// waits for a running search.
+    fn load_network(&mut self, name: &str, old: EvalSource) {
+        let source = self.options.eval.clone();
+        match source.network() {
+            Ok(net) => {
+                self.engine.set_network(net);
+                let msg = match &source {
+                    EvalSource::HandMade => "hand-made evaluation, no network".to_string(),
+                    EvalSource::BuiltIn => format!(
+                        "NNUE evaluation using the built-in network ({} bytes)",
+                        EMBEDDED_NETWORK.map_or(0, <[u8]>::len)
+                    ),
+                    EvalSource::File(path) => format!(
+                        "NNUE evaluation using {} ({} bytes)",
+                        path.display(),
+                        jiangjun_engine::nnue::network::FILE_LEN
+                    ),
+                };
+                self.out.info_string(&msg);
+            }
+            Err(e) => {
+                self.out
+                    .error(&format!("option {name}: {e}; keeping {old}"));
+                self.options.eval = old;
+            }
+        }
+    }
+
+    /// Build a board from a position command; errors are reported and give `None`.
+    /// A bad move ends the move list: the position up to the move before it is kept.
+    fn build_position(&self, base: &PositionBase, moves: &[String]) -> Option<Board> {
+        let mut board = match base {
+            PositionBase::Start => Board::startpos(),
+            PositionBase::Fen(f) => match Board::from_fen(f) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.out.error(&format!(
+                        "invalid FEN '{}': {e}; position unchanged",
+                        excerpt(f)
+                    ));
+                    return None;
+                }
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match board.parse_move(text) {
+                Ok(m) => board.make_move(m),
+                Err(e) => {
+                    self.out.error(&format!(
+                        "move {} of the list: {}; position set up to the move before it",
+                        i + 1,
+                        excerpt(&e.to_string())
+                    ));
+                    break;
+                }
+            }
+        }
+        Some(board)
+    }
+
+    fn set_position(&mut self, base: &PositionBase, moves: &[String]) {
+        if let Some(b) = self.build_position(base, moves) {
+            self.board = b;
+            self.banmoves.clear();
+        }
+    }
+
+    fn ban_moves(&mut self, moves: &[String]) {
+        self.banmoves.clear();
+        for text in moves {
+            match self.board.parse_move(text) {
+                Ok(m) => self.banmoves.push(m),
+                Err(e) => self
+                    .out
+                    .error(&format!("banmoves: {}", excerpt(&e.to_string()))),
+            }
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if self.active.is_some() {
+            self.engine.stop();
+        }
+        self.finish_search();
+    }
+
+    /// The GUI's search is over: wait until the engine has answered.
+    fn finish_search(&mut self) {
+        if self.active.take().is_some() {
+            self.engine.wait();
+            self.node_clock.search_done(self.engine.nodes());
+        }
+    }
+
+    fn quit(&mut self) {
+        self.stop_search();
+        if let Some(line) = self.dialect.farewell() {
+            self.out.line(line);
+        }
+    }
+}
