@@ -1,0 +1,252 @@
+//! The option table and `setoption`'s checks.
+
+use super::*;
+use jiangjun_engine::strength::{ELO_MAX, ELO_MIN};
+
+#[test]
+fn names_match_loosely() {
+    let mut o = Options::default();
+    assert_eq!(o.set("Move Overhead", Some("50"), false), Ok(Effect::None));
+    assert_eq!(o.move_overhead, 50);
+    assert_eq!(o.set("moveoverhead", Some("70"), true), Ok(Effect::None));
+    assert_eq!(o.move_overhead, 70);
+    assert_eq!(o.set("hashsize", Some("64"), true), Ok(Effect::ResizeHash));
+    assert_eq!(o.set("Hash", Some("64"), false), Ok(Effect::None));
+    assert_eq!(o.hash_mb, 64);
+    assert_eq!(
+        o.set("clear hash", Some("true"), false),
+        Ok(Effect::ClearHash)
+    );
+    assert_eq!(
+        o.set("UCI_Variant", Some("xiangqi"), false),
+        Ok(Effect::None)
+    );
+}
+
+#[test]
+fn check_values() {
+    let mut o = Options::default();
+    for (v, want) in [
+        ("true", true),
+        ("off", false),
+        ("1", true),
+        ("0", false),
+        ("ON", true),
+    ] {
+        o.set("ponder", Some(v), true).unwrap();
+        assert_eq!(o.ponder, want, "{v}");
+    }
+    assert!(o.set("ponder", Some("maybe"), true).is_err());
+    assert!(o.set("ponder", None, true).is_err());
+}
+
+#[test]
+fn bad_values_keep_the_old_value() {
+    let mut o = Options::default();
+    assert!(o.set("Hash", Some("-1"), false).is_err());
+    assert!(o.set("Hash", Some("99999999"), false).is_err());
+    assert!(o.set("Threads", Some("x"), false).is_err());
+    assert!(o.set("MultiPV", Some("0"), false).is_err());
+    assert_eq!((o.hash_mb, o.threads, o.multipv), (16, 1, 1));
+    assert!(o.set("UCI_Variant", Some("chess"), false).is_err());
+}
+
+#[test]
+fn strength_options() {
+    let mut o = Options::default();
+    assert!(!o.strength(1).skill_enabled(), "full strength by default");
+    assert_eq!(
+        o.strength(1),
+        Strength {
+            seed: 1,
+            ..Strength::default()
+        }
+    );
+    o.set("Skill Level", Some("3"), false).unwrap();
+    assert_eq!(o.strength(0).skill, 3.0);
+    // UCI_LimitStrength: the Elo decides, not the skill level.
+    o.set("UCI_LimitStrength", Some("true"), false).unwrap();
+    o.set("UCI_Elo", Some(&ELO_MAX.to_string()), false).unwrap();
+    assert!(!o.strength(0).skill_enabled());
+    o.set("UCI_Elo", Some(&ELO_MIN.to_string()), false).unwrap();
+    assert_eq!(o.strength(0).skill, 0.0);
+    o.set("UCI_LimitStrength", Some("false"), false).unwrap();
+    assert_eq!(o.strength(0).skill, 3.0);
+    // Bad values keep the old ones.
+    for (name, v) in [
+        ("Skill Level", "21"),
+        ("Skill Level", "-1"),
+        ("Skill Level", "x"),
+        ("UCI_Elo", &(ELO_MIN - 1).to_string()),
+        ("UCI_Elo", &(ELO_MAX + 1).to_string()),
+        ("UCI_LimitStrength", "perhaps"),
+        ("nodestime", "-5"),
+        ("nodestime", "10001"),
+        ("Random Seed", "-1"),
+    ] {
+        assert!(o.set(name, Some(v), false).is_err(), "{name} {v}");
+    }
+    assert_eq!(o.skill_level, 3);
+    assert_eq!(o.elo, ELO_MIN);
+    assert!(!o.limit_strength);
+    assert_eq!((o.nodestime, o.random_seed), (0, 0));
+    assert_eq!(
+        o.set("nodestime", Some("250"), false),
+        Ok(Effect::ResetNodeClock)
+    );
+    assert_eq!(o.nodestime, 250);
+    assert_eq!(
+        o.set("Random Seed", Some("12345"), false),
+        Ok(Effect::Reseed)
+    );
+    assert_eq!(o.random_seed, 12345);
+}
+
+#[test]
+fn ucci_grades() {
+    let mut o = Options::default();
+    o.set("randomness", Some("huge"), true).unwrap();
+    o.set("pruning", Some("none"), true).unwrap();
+    o.set("knowledge", Some("Small"), true).unwrap();
+    let s = o.strength(0);
+    assert_eq!(s.randomness, Randomness::Huge);
+    assert_eq!(s.pruning, Grade::None);
+    assert_eq!(s.knowledge, Grade::Small);
+    assert!(!s.skill_enabled());
+    // Known options with bad values are errors even in UCCI.
+    assert!(o.set("randomness", Some("extreme"), true).is_err());
+    assert!(o.set("pruning", Some("tiny"), true).is_err());
+    assert!(o.set("knowledge", None, true).is_err());
+    assert_eq!(o.randomness, Randomness::Huge);
+    assert_eq!(o.pruning, Grade::None);
+    assert_eq!(o.knowledge, Grade::Small);
+    // Both spellings of UCI_ShowWDL work in UCCI.
+    o.set("UCI_ShowWDL", Some("true"), true).unwrap();
+    assert!(o.show_wdl);
+}
+
+#[test]
+fn analyse_mode_and_debug_log() {
+    let mut o = Options::default();
+    o.set("UCI_AnalyseMode", Some("true"), false).unwrap();
+    assert!(o.analyse_mode);
+    assert!(o.set("UCI_AnalyseMode", Some("2"), false).is_err());
+    assert!(o.analyse_mode);
+    assert_eq!(
+        o.set("Debug Log File", Some("/tmp/a b.log"), false),
+        Ok(Effect::DebugLog)
+    );
+    assert_eq!(o.debug_log_file, "/tmp/a b.log");
+    o.set("debuglogfile", Some(EMPTY), true).unwrap();
+    assert_eq!(o.debug_log_file, "");
+    o.set("debuglogfile", Some("x.log"), true).unwrap();
+    o.set("Debug Log File", None, false).unwrap();
+    assert_eq!(o.debug_log_file, "");
+}
+
+#[test]
+fn eval_file_values() {
+    let mut o = Options::default();
+    let default = EvalSource::default_for(EMBEDDED_NETWORK);
+    assert_eq!(o.eval, default);
+    assert_eq!(
+        o.set("EvalFile", Some(" /nets/a b.nnue "), false),
+        Ok(Effect::LoadNetwork)
+    );
+    assert_eq!(o.eval, EvalSource::File("/nets/a b.nnue".into()));
+    for (value, want) in [
+        (Some(EMPTY), &default),
+        (Some(""), &default),
+        (None, &default),
+        (Some("None"), &EvalSource::HandMade),
+        (Some("hce"), &EvalSource::HandMade),
+    ] {
+        o.eval = EvalSource::File("x.nnue".into());
+        assert_eq!(o.set("evalfile", value, true), Ok(Effect::LoadNetwork));
+        assert_eq!(&o.eval, want, "{value:?}");
+    }
+    // `<built-in>`: the built-in network, or an error that keeps the
+    // evaluation when there is none.
+    o.eval = EvalSource::File("x.nnue".into());
+    let r = o.set("EvalFile", Some("<built-in>"), false);
+    if EMBEDDED_NETWORK.is_some() {
+        assert_eq!(r, Ok(Effect::LoadNetwork));
+        assert_eq!(o.eval, EvalSource::BuiltIn);
+    } else {
+        let Err(SetError::Bad(e)) = r else {
+            panic!("{r:?}")
+        };
+        assert!(
+            e.contains("no network is built in") && e.ends_with("keeping the network x.nnue"),
+            "{e}"
+        );
+        assert_eq!(o.eval, EvalSource::File("x.nnue".into()));
+    }
+    let shown = if EMBEDDED_NETWORK.is_some() {
+        "<built-in>"
+    } else {
+        "<empty>"
+    };
+    assert_eq!(find("evalfile").map(|d| (d.default)()), Some(shown.into()));
+}
+
+#[test]
+fn unknown_options_are_the_dialects_call() {
+    let mut o = Options::default();
+    assert_eq!(o.set("usebook", Some("false"), true), Ok(Effect::None));
+    assert_eq!(
+        o.set("frobnicate", Some("1"), true),
+        Err(SetError::Unknown("frobnicate".into()))
+    );
+}
+
+/// The table is sound: every option has a name, no two share one, every
+/// default is a value of its own kind, and `Options::default` holds it.
+#[test]
+fn the_table_declares_each_option_once() {
+    let mut seen = std::collections::HashSet::new();
+    for def in OPTIONS {
+        let names: Vec<&str> = def
+            .uci
+            .into_iter()
+            .chain(def.ucci)
+            .chain(def.aliases.iter().copied())
+            .collect();
+        assert!(!names.is_empty());
+        for n in names {
+            let key = normalize(n);
+            // A UCI and a UCCI name may be the same word (`ponder`).
+            if def.uci.map(normalize) == def.ucci.map(normalize) && def.ucci == Some(n) {
+                continue;
+            }
+            assert!(seen.insert(key), "{n} is declared twice");
+        }
+        if !matches!(def.kind, Kind::Button) {
+            let default = (def.default)();
+            assert!(
+                def.check(Some(&default), false).is_ok(),
+                "{}: {default}",
+                def.name()
+            );
+        }
+        if matches!(def.kind, Kind::Combo { .. }) {
+            assert_eq!(
+                def.vars_default_first()[0],
+                (def.default)(),
+                "{}",
+                def.name()
+            );
+        }
+    }
+    let d = Options::default();
+    assert_eq!(
+        (d.hash_mb, d.threads, d.multipv, d.move_overhead),
+        (16, 1, 1, 10)
+    );
+    assert!(d.usemillisec && d.own_book && !d.ponder && !d.batch);
+    assert_eq!((d.skill_level, d.elo), (MAX_SKILL, ELO_MIN));
+    assert_eq!((d.pruning, d.knowledge), (Grade::Large, Grade::Large));
+    assert_eq!(d.randomness, Randomness::None);
+    assert_eq!(d.eval, EvalSource::default_for(EMBEDDED_NETWORK));
+    assert_eq!(d.book_file, "");
+}
