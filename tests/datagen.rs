@@ -369,7 +369,7 @@ fn shard_recipe_runs_under_gnu_parallel() {
         eprintln!("SKIPPED: GNU parallel is not installed (apt-get install parallel)");
         return;
     }
-    let dir = scratch("shards");
+    let dir = scratch("shard-recipe");
     let openings = dir.join("openings.epd");
     std::fs::write(
         &openings,

@@ -11,7 +11,9 @@
 //! `stop` either comes before the answer (and causes it) or after it (and
 //! finds the engine idle).
 
+use crate::book::Book;
 use crate::nnue::{self, Network, NnueError};
+use crate::play::{GoRequest, Play, PlaySettings, Prepared};
 use crate::position::Position;
 use crate::score::Score;
 use crate::search::job::SearchJob;
@@ -39,6 +41,9 @@ pub struct Engine {
     /// Stop and ponder flags and the node count of the current job.
     shared: Arc<Shared>,
     status: Arc<Status>,
+    /// The book, the choices' random source, the node clock and the
+    /// options that shape a `go`.
+    play: Play,
 }
 
 /// Whether a job is running (started and not yet answered).
@@ -99,6 +104,7 @@ impl Engine {
             hash_mb,
             network: nnue::default_network(),
             shared: Arc::new(Shared::new()),
+            play: Play::default(),
             status: Arc::new(Status {
                 running: Mutex::new(false),
                 idle: Condvar::new(),
@@ -160,6 +166,42 @@ impl Engine {
         self.wait();
         self.tt.clear();
         self.pool.clear();
+        self.play.node_clock.reset();
+    }
+
+    /// The options that shape a `go` (book, strength, MultiPV, overhead,
+    /// `nodestime`). A change of `nodestime` starts its node clock again.
+    pub fn set_play_settings(&mut self, settings: PlaySettings) {
+        if settings.nodestime != self.play.settings.nodestime {
+            self.play.node_clock.reset();
+        }
+        self.play.settings = settings;
+    }
+
+    /// The opening book a game `go` plays from.
+    pub fn set_book(&mut self, book: Book) {
+        self.play.book = book;
+    }
+
+    /// Seed the book choices, skill picks and `randomness` (0: from the clock).
+    pub fn reseed(&mut self, seed: u64) {
+        self.play.reseed(seed);
+    }
+
+    /// `go`: what the GUI said, and the engine decides the rest: a book
+    /// move (answered at once through `reporter`), or a search with the
+    /// time allocation, node clock and strength the settings call for.
+    /// Returns true if a search started (it answers through `reporter`).
+    pub fn go(&mut self, board: &Board, request: GoRequest, reporter: Arc<dyn Reporter>) -> bool {
+        self.wait();
+        self.settle_node_clock();
+        match self.play.prepare(board, request, reporter.as_ref()) {
+            Prepared::Answered => false,
+            Prepared::Search(limits) => {
+                self.go_with_limits(board, limits, reporter);
+                true
+            }
+        }
     }
 
     /// The evaluation's network, if the evaluation is a network.
@@ -219,7 +261,7 @@ impl Engine {
     /// exactly once. A pondering search (`limits.ponder`) answers only after
     /// `ponderhit` or `stop`, one with `limits.wait_for_stop` only after
     /// `stop`, however soon their search ends.
-    pub fn go(&mut self, board: &Board, limits: Limits, reporter: Arc<dyn Reporter>) {
+    pub fn go_with_limits(&mut self, board: &Board, limits: Limits, reporter: Arc<dyn Reporter>) {
         self.wait();
         let end = self.start(limits.ponder);
         let wait_for_stop = limits.wait_for_stop;
@@ -269,6 +311,7 @@ impl Engine {
         done: impl FnOnce(Option<Vec<(Move, u64)>>) + Send + 'static,
     ) {
         self.wait();
+        self.settle_node_clock();
         let end = self.start(false);
         let shared = self.shared.clone();
         let mut board = board.clone();
@@ -286,7 +329,7 @@ impl Engine {
     /// tools and tests: nothing is reported on the way).
     pub fn search(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let answer = Arc::new(Answer(Mutex::new(None)));
-        self.go(board, limits, answer.clone());
+        self.go_with_limits(board, limits, answer.clone());
         self.wait();
         lock(&answer.0).take().unwrap_or_default()
     }
@@ -330,6 +373,13 @@ impl Engine {
     }
 
     /// Mark a job as started (new flags and node count) and return its end.
+    /// The finished job's nodes come off the node clock, if it was a
+    /// search that used it (before the next job counts nodes afresh).
+    fn settle_node_clock(&mut self) {
+        let used = self.nodes();
+        self.play.node_clock.search_done(used);
+    }
+
     fn start(&mut self, ponder: bool) -> JobEnd {
         self.shared.reset(ponder);
         *lock(&self.status.running) = true;
@@ -380,7 +430,7 @@ mod tests {
             infinite: true,
             ..depth(100)
         };
-        engine.go(&board, limits, record.clone());
+        engine.go_with_limits(&board, limits, record.clone());
         std::thread::sleep(Duration::from_millis(50));
         assert!(engine.is_searching());
         assert!(lock(&record.0).is_empty(), "no answer before stop");
@@ -404,7 +454,7 @@ mod tests {
         let record = Arc::new(Record::default());
         let board = Board::startpos();
         for _ in 0..4 {
-            engine.go(&board, depth(4), record.clone());
+            engine.go_with_limits(&board, depth(4), record.clone());
             engine.wait();
         }
         assert_eq!(engine.thread_ids(), ids);
@@ -491,7 +541,7 @@ mod tests {
             wait_for_stop: true,
             ..depth(2)
         };
-        engine.go(&board, limits, record.clone());
+        engine.go_with_limits(&board, limits, record.clone());
         std::thread::sleep(Duration::from_millis(300));
         assert!(engine.is_searching());
         assert!(lock(&record.0).is_empty(), "no answer before stop");
@@ -509,7 +559,7 @@ mod tests {
             ponder: true,
             ..depth(2)
         };
-        engine.go(&board, limits, record.clone());
+        engine.go_with_limits(&board, limits, record.clone());
         std::thread::sleep(Duration::from_millis(300));
         assert!(engine.is_searching());
         assert!(lock(&record.0).is_empty(), "no answer while pondering");
@@ -535,7 +585,7 @@ mod tests {
             wait_for_stop: true,
             ..Limits::default()
         };
-        engine.go(&board, limits, record.clone());
+        engine.go_with_limits(&board, limits, record.clone());
         std::thread::sleep(Duration::from_millis(30));
         assert!(engine.is_searching());
         assert!(engine.stop());

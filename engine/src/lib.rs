@@ -8,6 +8,8 @@ pub mod controller;
 pub mod eval;
 mod files;
 pub mod nnue;
+pub mod nodestime;
+pub mod play;
 pub mod position;
 pub mod score;
 pub mod search;

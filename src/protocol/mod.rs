@@ -13,7 +13,6 @@ pub mod command;
 pub mod debug_log;
 pub mod dialect;
 pub mod input;
-pub mod nodestime;
 pub mod options;
 pub mod output;
 pub mod session;

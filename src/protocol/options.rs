@@ -9,7 +9,8 @@
 
 use super::command::excerpt;
 use jiangjun_engine::nnue::{BUILTIN_NETWORK, EMBEDDED_NETWORK, EvalSource};
-use jiangjun_engine::strength::{self, Grade, Randomness, Strength};
+use jiangjun_engine::play::PlaySettings;
+use jiangjun_engine::strength::{Grade, Randomness};
 
 pub const MAX_HASH_MB: i64 = 65536;
 pub const MAX_THREADS: i64 = 256;
@@ -294,19 +295,20 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The playing strength the options set, for a search with this seed.
-    pub fn strength(&self, seed: u64) -> Strength {
-        let skill = if self.limit_strength {
-            strength::level_from_elo(self.elo)
-        } else {
-            self.skill_level as f64
-        };
-        Strength {
-            skill,
+    /// The options that shape a `go`, as the engine takes them.
+    pub fn play_settings(&self) -> PlaySettings {
+        PlaySettings {
+            multipv: self.multipv,
+            move_overhead: self.move_overhead,
+            nodestime: self.nodestime,
+            own_book: self.own_book,
+            analyse_mode: self.analyse_mode,
+            skill_level: self.skill_level,
+            limit_strength: self.limit_strength,
+            elo: self.elo,
             randomness: self.randomness,
             pruning: self.pruning,
             knowledge: self.knowledge,
-            seed,
         }
     }
 

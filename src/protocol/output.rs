@@ -114,6 +114,11 @@ impl Printer {
         }
     }
 
+    /// The book moves a `go` chose among.
+    pub fn book_moves(&self, entries: &[jiangjun_engine::book::Entry], total: u32) {
+        self.print(self.dialect.book_lines(entries, total));
+    }
+
     /// The answer to a `go`.
     pub fn bestmove(&self, result: &SearchResult, draw_offered: bool) {
         self.print(self.dialect.answer_lines(result, draw_offered));

@@ -18,7 +18,6 @@ mod queries;
 use super::command::{Command, PositionBase, excerpt};
 use super::dialect::{self, Dialect};
 use super::input::{Event, MAX_LINE};
-use super::nodestime;
 use super::options::{self, Options, SetError};
 use super::output::{Output, Printer};
 use jiangjun_engine::Engine;
@@ -72,6 +71,10 @@ impl Reporter for SearchOutput {
         self.printer.currmove(depth, mv, number);
     }
 
+    fn book_moves(&self, entries: &[jiangjun_engine::book::Entry], total: u32) {
+        self.printer.book_moves(entries, total);
+    }
+
     fn best_move(&self, result: &SearchResult) {
         let draw = self.draw_offered.lock().map(|d| *d).unwrap_or(false);
         self.printer.bestmove(result, draw);
@@ -90,10 +93,7 @@ pub struct Session {
     active: Option<Active>,
     /// Id of the last search started; a late `SearchDone` of an older one is ignored.
     search_id: u64,
-    book: jiangjun_engine::book::Book,
-    random: jiangjun_engine::book::Random,
     draw_offered: Arc<Mutex<bool>>,
-    node_clock: nodestime::NodeClock,
 }
 
 /// What the loop should do after a command.
@@ -117,10 +117,7 @@ impl Session {
             options,
             active: None,
             search_id: 0,
-            book: jiangjun_engine::book::Book::default_book(),
-            random: jiangjun_engine::book::Random::from_time(),
             draw_offered: Arc::new(Mutex::new(false)),
-            node_clock: nodestime::NodeClock::default(),
         })
     }
 
@@ -353,12 +350,13 @@ impl Session {
             Ok(options::Effect::NewGame) => self.new_game(),
             Ok(options::Effect::LoadBook) => {
                 if self.options.book_file.is_empty() {
-                    self.book = jiangjun_engine::book::Book::default_book();
+                    self.engine
+                        .set_book(jiangjun_engine::book::Book::default_book());
                 } else {
                     match jiangjun_engine::book::Book::load(std::path::Path::new(
                         &self.options.book_file,
                     )) {
-                        Ok(b) => self.book = b,
+                        Ok(b) => self.engine.set_book(b),
                         Err(e) => self
                             .out
                             .error(&format!("option {name}: {e}; keeping the previous book")),
@@ -372,20 +370,15 @@ impl Session {
                     self.options.debug_log_file = old_log;
                 }
             }
-            Ok(options::Effect::Reseed) => {
-                self.random = match self.options.random_seed {
-                    0 => jiangjun_engine::book::Random::from_time(),
-                    // Spread the seed: close seeds give unrelated sequences.
-                    s => jiangjun_engine::book::Random::seeded(
-                        jiangjun_engine::strength::Rng::new(s).next_u64(),
-                    ),
-                };
-            }
-            Ok(options::Effect::ResetNodeClock) => self.node_clock.reset(),
+            Ok(options::Effect::Reseed) => self.engine.reseed(self.options.random_seed),
+            // The engine starts its node clock again when `nodestime` changes.
+            Ok(options::Effect::ResetNodeClock) => {}
             Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval),
             Ok(options::Effect::Note(text)) => self.out.info_string(&text),
             Err(e) => self.out.error(&e),
         }
+        // What shapes a `go` is the engine's to apply.
+        self.engine.set_play_settings(self.options.play_settings());
         if self.options.threads != self.engine.threads()
             && let Err(e) = self.engine.set_threads(self.options.threads)
         {
@@ -399,7 +392,6 @@ impl Session {
 
     fn new_game(&mut self) {
         self.engine.new_game();
-        self.node_clock.reset();
     }
 
     /// `EvalFile`: evaluate as it now says (`options.eval`): with the
@@ -496,7 +488,6 @@ impl Session {
     fn finish_search(&mut self) {
         if self.active.take().is_some() {
             self.engine.wait();
-            self.node_clock.search_done(self.engine.nodes());
         }
     }
 

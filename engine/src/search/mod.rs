@@ -164,6 +164,9 @@ pub trait Reporter: Send + Sync {
     /// answer lock meanwhile: a `stop` either comes before the answer (and
     /// causes it) or after it (and finds the engine idle).
     fn best_move(&self, _result: &SearchResult) {}
+    /// The book moves a `go` chose among (`total`: their summed weight),
+    /// before the book move's `best_move`.
+    fn book_moves(&self, _entries: &[crate::book::Entry], _total: u32) {}
 }
 
 /// A reporter that prints nothing (bench, tests, tools).

@@ -1,7 +1,7 @@
 //! The option table and `setoption`'s checks.
 
 use super::*;
-use jiangjun_engine::strength::{ELO_MAX, ELO_MIN};
+use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Strength};
 
 #[test]
 fn names_match_loosely() {
@@ -54,24 +54,27 @@ fn bad_values_keep_the_old_value() {
 #[test]
 fn strength_options() {
     let mut o = Options::default();
-    assert!(!o.strength(1).skill_enabled(), "full strength by default");
+    assert!(
+        !o.play_settings().strength(1).skill_enabled(),
+        "full strength by default"
+    );
     assert_eq!(
-        o.strength(1),
+        o.play_settings().strength(1),
         Strength {
             seed: 1,
             ..Strength::default()
         }
     );
     o.set("Skill Level", Some("3"), false).unwrap();
-    assert_eq!(o.strength(0).skill, 3.0);
+    assert_eq!(o.play_settings().strength(0).skill, 3.0);
     // UCI_LimitStrength: the Elo decides, not the skill level.
     o.set("UCI_LimitStrength", Some("true"), false).unwrap();
     o.set("UCI_Elo", Some(&ELO_MAX.to_string()), false).unwrap();
-    assert!(!o.strength(0).skill_enabled());
+    assert!(!o.play_settings().strength(0).skill_enabled());
     o.set("UCI_Elo", Some(&ELO_MIN.to_string()), false).unwrap();
-    assert_eq!(o.strength(0).skill, 0.0);
+    assert_eq!(o.play_settings().strength(0).skill, 0.0);
     o.set("UCI_LimitStrength", Some("false"), false).unwrap();
-    assert_eq!(o.strength(0).skill, 3.0);
+    assert_eq!(o.play_settings().strength(0).skill, 3.0);
     // Bad values keep the old ones.
     for (name, v) in [
         ("Skill Level", "21"),
@@ -108,7 +111,7 @@ fn ucci_grades() {
     o.set("randomness", Some("huge"), true).unwrap();
     o.set("pruning", Some("none"), true).unwrap();
     o.set("knowledge", Some("Small"), true).unwrap();
-    let s = o.strength(0);
+    let s = o.play_settings().strength(0);
     assert_eq!(s.randomness, Randomness::Huge);
     assert_eq!(s.pruning, Grade::None);
     assert_eq!(s.knowledge, Grade::Small);

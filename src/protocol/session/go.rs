@@ -1,5 +1,6 @@
-//! `go`: from what the GUI said to the search's limits, or to an answer
-//! without a search (the opening book, UCCI's `go depth 0`, a perft).
+//! `go`: what the GUI said, converted to engine units for `Engine::go`
+//! (which decides the book move, the time, the node clock and the strength
+//! handicap), or an answer without a search (UCCI's `go depth 0`, a perft).
 
 use super::super::command::{GoParams, excerpt};
 use super::super::dialect::Style;
@@ -8,11 +9,9 @@ use super::super::output::Printer;
 use super::super::{MAX_CLOCK_MS, MAX_PERFT_DEPTH};
 use super::{Active, SearchOutput, Session};
 use crate::tools::perft;
-use jiangjun_engine::score::MAX_PLY;
-use jiangjun_engine::search::{self, Limits};
-use jiangjun_engine::time::Clock;
+use jiangjun_engine::play::GoRequest;
 use std::sync::Arc;
-use xiangqi::types::{Color, Move};
+use xiangqi::types::Color;
 
 impl Session {
     /// The first clock value of a `go` beyond [`MAX_CLOCK_MS`], as an error.
@@ -39,11 +38,12 @@ impl Session {
         })
     }
 
-    /// Turn `go` parameters into search limits.
-    pub(super) fn limits(&self, p: &GoParams, malformed: bool) -> Limits {
-        // UCCI times are seconds unless `usemillisec` is on.
+    /// What the GUI said, in engine units: milliseconds (UCCI seconds
+    /// without `usemillisec`), the side to move's clock, the moves of
+    /// `searchmoves` and `banmoves`. The engine decides the rest.
+    pub(super) fn request(&self, p: &GoParams, malformed: bool) -> GoRequest {
         let unit = self.dialect.ms_per_clock_unit(&self.options);
-        let ms = |x: f64| (x * unit).clamp(0.0, 1e15) as u64;
+        let ms = |x: f64| (x * unit).clamp(0.0, MAX_CLOCK_MS as f64) as u64;
         let red = self.board.side_to_move() == Color::Red;
         let (mut time, inc) = match (p.time, red) {
             (Some(t), _) => (Some(t), p.increment),
@@ -61,12 +61,6 @@ impl Session {
             ));
             time = Some(0.0);
         }
-        let mut clock = Clock {
-            time: time.map(ms),
-            inc: inc.map_or(0, ms),
-            movestogo: p.movestogo.filter(|&m| m > 0).map(|m| m.min(1000) as u32),
-            movetime: p.movetime.map(ms),
-        };
         let mut searchmoves = Vec::new();
         for text in &p.searchmoves {
             match self.board.parse_move(text) {
@@ -76,39 +70,32 @@ impl Session {
                     .error(&format!("searchmoves: {}", excerpt(&e.to_string()))),
             }
         }
-        let depth = p.depth.map(|d| d.clamp(0, MAX_PLY as i64 - 8) as i32);
-        let nothing = depth.is_none()
-            && p.nodes.is_none()
-            && p.mate.is_none()
-            && clock.time.is_none()
-            && clock.movetime.is_none()
-            && !p.infinite;
-        let mut infinite = p.infinite || (nothing && !malformed);
-        if nothing && malformed {
+        let mut request = GoRequest {
+            time: time.map(ms),
+            inc: inc.map_or(0, ms),
+            movestogo: p.movestogo.map(|m| m.clamp(0, u32::MAX as i64) as u32),
+            movetime: p.movetime.map(ms),
+            depth: p.depth.map(|d| d.clamp(0, i32::MAX as i64) as i32),
+            nodes: p.nodes,
+            mate: p.mate.map(|m| m.clamp(0, u32::MAX as i64) as u32),
+            infinite: p.infinite,
+            ponder: p.ponder,
+            searchmoves,
+            banmoves: self.banmoves.clone(),
+        };
+        let no_limit = request.depth.is_none()
+            && request.nodes.is_none()
+            && request.mate.is_none()
+            && request.time.is_none()
+            && request.movetime.is_none()
+            && !request.infinite;
+        if no_limit && malformed {
             // Never search forever because of a garbled `go`.
             self.out
                 .error("go: no usable limit left; searching for 1 second");
-            clock.movetime = Some(1000);
-            infinite = false;
+            request.movetime = Some(1000);
         }
-        Limits {
-            depth,
-            nodes: p.nodes,
-            clock,
-            infinite,
-            ponder: p.ponder,
-            mate: p
-                .mate
-                .filter(|&m| m > 0)
-                .map(|m| m.min(MAX_PLY as i64 / 2) as u32),
-            searchmoves,
-            banmoves: self.banmoves.clone(),
-            multipv: self.options.multipv,
-            move_overhead: self.options.move_overhead,
-            // Infinite searches answer only when told, in both dialects.
-            wait_for_stop: infinite,
-            ..Limits::default()
-        }
+        request
     }
 
     pub(super) fn go(&mut self, params: GoParams, malformed: bool) {
@@ -121,27 +108,10 @@ impl Session {
             self.out.error(&e);
             return;
         }
-        let mut limits = self.limits(&params, malformed);
-        // Strength options, with a new seed for each search; `nodestime`.
-        limits.strength = self.options.strength(self.random.next_u64());
-        self.node_clock.apply(&mut limits, self.options.nodestime);
-        let printer = Printer {
-            out: self.out.clone(),
-            dialect: self.dialect,
-            style: Style {
-                show_wdl: self.options.show_wdl,
-                multipv: self.options.multipv,
-            },
-        };
-        if let Ok(mut d) = self.draw_offered.lock() {
-            *d = params.draw;
-        }
-        if self.book_move(&params, &limits, &printer) {
-            return;
-        }
+        let mut request = self.request(&params, malformed);
         // `go depth 0`: UCCI answers with a static score and no move; UCI
         // searches one ply, so the GUI gets a move.
-        if limits.depth == Some(0) {
+        if request.depth == Some(0) {
             let (engine, board) = (&self.engine, &self.board);
             match self.dialect.depth_zero_answer(&|| engine.evaluate(board)) {
                 Some(lines) => {
@@ -150,85 +120,35 @@ impl Session {
                     }
                     return;
                 }
-                None => limits.depth = Some(1),
+                None => request.depth = Some(1),
             }
         }
-        let open_ended = limits.infinite || limits.ponder;
+        if let Ok(mut d) = self.draw_offered.lock() {
+            *d = params.draw;
+        }
+        let open_ended = request.infinite || request.ponder;
         self.search_id += 1;
         let reporter = Arc::new(SearchOutput {
-            printer,
+            printer: Printer {
+                out: self.out.clone(),
+                dialect: self.dialect,
+                style: Style {
+                    show_wdl: self.options.show_wdl,
+                    multipv: self.options.multipv,
+                },
+            },
             draw_offered: self.draw_offered.clone(),
             events: self.events.clone(),
             id: self.search_id,
         });
-        self.engine.go(&self.board, limits, reporter);
-        self.active = Some(Active {
-            id: self.search_id,
-            open_ended,
-            perft: false,
-        });
-    }
-
-    /// Answer from the opening book if it applies: the book is on, the
-    /// search is for a game move (no depth, node, mate, infinite or ponder
-    /// limit) and the position has book moves. Returns true if it answered.
-    pub(super) fn book_move(
-        &mut self,
-        params: &GoParams,
-        limits: &Limits,
-        printer: &Printer,
-    ) -> bool {
-        if !self.options.own_book
-            || self.options.analyse_mode
-            || self.book.is_empty()
-            || params.depth.is_some()
-            || params.nodes.is_some()
-            || params.mate.is_some()
-            || limits.infinite
-            || limits.ponder
-        {
-            return false;
+        // A book move is answered at once; a search runs on.
+        if self.engine.go(&self.board, request, reporter) {
+            self.active = Some(Active {
+                id: self.search_id,
+                open_ended,
+                perft: false,
+            });
         }
-        let allowed = |m: Move| {
-            !limits.banmoves.contains(&m)
-                && (limits.searchmoves.is_empty() || limits.searchmoves.contains(&m))
-        };
-        let entries: Vec<jiangjun_engine::book::Entry> = self
-            .book
-            .probe(&self.board)
-            .into_iter()
-            .filter(|e| allowed(e.mv) && e.weight > 0)
-            .collect();
-        if entries.is_empty() {
-            return false;
-        }
-        let total: u32 = entries.iter().map(|e| e.weight).sum();
-        let mut pick = (self.random.next_f64() * total as f64) as u32;
-        let mut chosen = entries[entries.len() - 1];
-        for e in &entries {
-            if pick < e.weight {
-                chosen = *e;
-                break;
-            }
-            pick -= e.weight;
-        }
-        for line in self.dialect.book_lines(&entries, total) {
-            self.out.line(&line);
-        }
-        // The ponder move: the heaviest book reply, if any.
-        let mut after = self.board.clone();
-        after.make_move(chosen.mv);
-        let ponder = self.book.probe(&after).first().map(|e| e.mv);
-        printer.bestmove(
-            &search::SearchResult {
-                best: Some(chosen.mv),
-                ponder,
-                score: chosen.score as i32,
-                ..Default::default()
-            },
-            false,
-        );
-        true
     }
 
     /// `go perft N` runs on the engine's main thread, so that `stop` can

@@ -9,8 +9,8 @@
 //! looked at. Fixed move times, infinite and ponder searches are left as
 //! they are.
 
-use jiangjun_engine::search::Limits;
-use jiangjun_engine::time::{self, Clock};
+use crate::search::Limits;
+use crate::time::{self, Clock};
 
 #[derive(Default)]
 pub struct NodeClock {

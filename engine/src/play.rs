@@ -1,0 +1,337 @@
+//! What a `go` means: from what the GUI said ([`GoRequest`], in
+//! milliseconds) and the engine's settings ([`PlaySettings`], from the
+//! options) to a book move or to the search's [`Limits`]: the opening book,
+//! the strength handicap, `nodestime`'s node clock, and what a `go` without
+//! limits does. The protocol converts units and prints; the engine decides.
+
+use crate::book::{Book, Entry, Random};
+use crate::nodestime::NodeClock;
+use crate::score::MAX_PLY;
+use crate::search::{Limits, Reporter, SearchResult};
+use crate::strength::{self, Grade, Randomness, Rng, Strength};
+use crate::time::Clock;
+use xiangqi::board::Board;
+use xiangqi::types::Move;
+
+/// A `go` as the GUI sent it, in engine units (milliseconds, moves).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoRequest {
+    /// The side to move's clock, increment and moves to the next control.
+    pub time: Option<u64>,
+    pub inc: u64,
+    pub movestogo: Option<u32>,
+    /// A fixed time for this move.
+    pub movetime: Option<u64>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Mate in this many moves.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Never these root moves (UCCI `banmoves`).
+    pub banmoves: Vec<Move>,
+}
+
+/// The options that shape a `go`, as the engine keeps them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlaySettings {
+    pub multipv: usize,
+    pub move_overhead: u64,
+    /// Above 0, clock times count nodes (this many per millisecond).
+    pub nodestime: u64,
+    /// Play from the opening book (when the `go` is for a game move).
+    pub own_book: bool,
+    /// Analysing, not playing: no book moves.
+    pub analyse_mode: bool,
+    /// `Skill Level` 0-20 (20: full strength).
+    pub skill_level: i64,
+    /// Play at `elo` instead of `skill_level`.
+    pub limit_strength: bool,
+    pub elo: i64,
+    pub randomness: Randomness,
+    pub pruning: Grade,
+    pub knowledge: Grade,
+}
+
+impl Default for PlaySettings {
+    /// Full strength, the book on.
+    fn default() -> Self {
+        PlaySettings {
+            multipv: 1,
+            move_overhead: 10,
+            nodestime: 0,
+            own_book: true,
+            analyse_mode: false,
+            skill_level: strength::MAX_SKILL as i64,
+            limit_strength: false,
+            elo: strength::ELO_MIN,
+            randomness: Randomness::None,
+            pruning: Grade::Large,
+            knowledge: Grade::Large,
+        }
+    }
+}
+
+impl PlaySettings {
+    /// The playing strength, for a search with this seed.
+    pub fn strength(&self, seed: u64) -> Strength {
+        let skill = if self.limit_strength {
+            strength::level_from_elo(self.elo)
+        } else {
+            self.skill_level as f64
+        };
+        Strength {
+            skill,
+            randomness: self.randomness,
+            pruning: self.pruning,
+            knowledge: self.knowledge,
+            seed,
+        }
+    }
+}
+
+/// What a `go` turned into.
+pub(crate) enum Prepared {
+    /// Answered already (a book move).
+    Answered,
+    Search(Limits),
+}
+
+/// The state a `go` needs beyond the search: the book, the random source
+/// of book choices and strength seeds, and the game's node clock.
+pub(crate) struct Play {
+    pub settings: PlaySettings,
+    pub book: Book,
+    pub random: Random,
+    pub node_clock: NodeClock,
+}
+
+impl Default for Play {
+    fn default() -> Self {
+        Play {
+            settings: PlaySettings::default(),
+            book: Book::default_book(),
+            random: Random::from_time(),
+            node_clock: NodeClock::default(),
+        }
+    }
+}
+
+impl Play {
+    /// Seed the choices (0: from the clock). Close seeds give unrelated
+    /// sequences.
+    pub fn reseed(&mut self, seed: u64) {
+        self.random = match seed {
+            0 => Random::from_time(),
+            s => Random::seeded(Rng::new(s).next_u64()),
+        };
+    }
+
+    /// A book move, or the search's limits.
+    pub fn prepare(&mut self, board: &Board, req: GoRequest, reporter: &dyn Reporter) -> Prepared {
+        if self.book_move(board, &req, reporter) {
+            return Prepared::Answered;
+        }
+        let s = &self.settings;
+        let depth = req.depth.map(|d| d.clamp(0, MAX_PLY as i32 - 8));
+        // A `go` with no limit at all searches until told to stop.
+        let no_limit = depth.is_none()
+            && req.nodes.is_none()
+            && req.mate.is_none()
+            && req.time.is_none()
+            && req.movetime.is_none();
+        let infinite = req.infinite || no_limit;
+        let mut limits = Limits {
+            depth,
+            nodes: req.nodes,
+            clock: Clock {
+                time: req.time,
+                inc: req.inc,
+                movestogo: req.movestogo.filter(|&m| m > 0).map(|m| m.min(1000)),
+                movetime: req.movetime,
+            },
+            infinite,
+            ponder: req.ponder,
+            mate: req
+                .mate
+                .filter(|&m| m > 0)
+                .map(|m| m.min(MAX_PLY as u32 / 2)),
+            searchmoves: req.searchmoves,
+            banmoves: req.banmoves,
+            multipv: s.multipv,
+            move_overhead: s.move_overhead,
+            // Infinite searches answer only when told, in both dialects.
+            wait_for_stop: infinite,
+            // A new seed for each search.
+            strength: s.strength(self.random.next_u64()),
+        };
+        self.node_clock.apply(&mut limits, s.nodestime);
+        Prepared::Search(limits)
+    }
+
+    /// Answer from the opening book if it applies: the book is on, the
+    /// search is for a game move (no depth, node, mate, infinite or ponder
+    /// limit) and the position has book moves allowed by `searchmoves` and
+    /// `banmoves`. A move is drawn by weight. Returns true if it answered.
+    fn book_move(&mut self, board: &Board, req: &GoRequest, reporter: &dyn Reporter) -> bool {
+        let s = &self.settings;
+        if !s.own_book
+            || s.analyse_mode
+            || self.book.is_empty()
+            || req.depth.is_some()
+            || req.nodes.is_some()
+            || req.mate.is_some()
+            || req.infinite
+            || req.ponder
+            || (req.time.is_none() && req.movetime.is_none())
+        {
+            return false;
+        }
+        let allowed = |m: Move| {
+            !req.banmoves.contains(&m)
+                && (req.searchmoves.is_empty() || req.searchmoves.contains(&m))
+        };
+        let entries: Vec<Entry> = self
+            .book
+            .probe(board)
+            .into_iter()
+            .filter(|e| allowed(e.mv) && e.weight > 0)
+            .collect();
+        let Some(&last) = entries.last() else {
+            return false;
+        };
+        let total: u32 = entries.iter().map(|e| e.weight).sum();
+        let mut pick = (self.random.next_f64() * total as f64) as u32;
+        let mut chosen = last;
+        for e in &entries {
+            if pick < e.weight {
+                chosen = *e;
+                break;
+            }
+            pick -= e.weight;
+        }
+        reporter.book_moves(&entries, total);
+        // The ponder move: the heaviest book reply, if any.
+        let mut after = board.clone();
+        after.make_move(chosen.mv);
+        let ponder = self.book.probe(&after).first().map(|e| e.mv);
+        reporter.best_move(&SearchResult {
+            best: Some(chosen.mv),
+            ponder,
+            score: chosen.score as i32,
+            ..Default::default()
+        });
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::IterationInfo;
+    use std::sync::Mutex;
+
+    /// Records what a `go` answered.
+    #[derive(Default)]
+    struct Record {
+        book: Mutex<Vec<Move>>,
+        best: Mutex<Option<SearchResult>>,
+    }
+
+    impl Reporter for Record {
+        fn iteration(&self, _: &IterationInfo) {}
+        fn currmove(&self, _: i32, _: Move, _: usize) {}
+        fn best_move(&self, r: &SearchResult) {
+            *self.best.lock().unwrap() = Some(r.clone());
+        }
+        fn book_moves(&self, entries: &[Entry], _: u32) {
+            *self.book.lock().unwrap() = entries.iter().map(|e| e.mv).collect();
+        }
+    }
+
+    fn clock(ms: u64) -> GoRequest {
+        GoRequest {
+            time: Some(ms),
+            ..GoRequest::default()
+        }
+    }
+
+    #[test]
+    fn a_game_move_comes_from_the_book() {
+        let mut play = Play::default();
+        play.reseed(7);
+        let board = Board::startpos();
+        let record = Record::default();
+        assert!(matches!(
+            play.prepare(&board, clock(60_000), &record),
+            Prepared::Answered
+        ));
+        let best = record.best.lock().unwrap().clone().unwrap().best.unwrap();
+        assert!(board.is_legal_move(best));
+        assert!(record.book.lock().unwrap().contains(&best));
+        // A banned move is never the book's choice; a search limit, the
+        // book off or analysis mode mean a search.
+        let banned = GoRequest {
+            banmoves: record.book.lock().unwrap().clone(),
+            ..clock(60_000)
+        };
+        assert!(matches!(
+            play.prepare(&board, banned, &Record::default()),
+            Prepared::Search(_)
+        ));
+        let deep = GoRequest {
+            depth: Some(5),
+            ..clock(60_000)
+        };
+        assert!(matches!(
+            play.prepare(&board, deep, &Record::default()),
+            Prepared::Search(_)
+        ));
+        play.settings.own_book = false;
+        assert!(matches!(
+            play.prepare(&board, clock(60_000), &Record::default()),
+            Prepared::Search(_)
+        ));
+    }
+
+    #[test]
+    fn the_engine_decides_the_limits() {
+        let mut play = Play::default();
+        play.settings.own_book = false;
+        let board = Board::startpos();
+        let limits = |play: &mut Play, req| match play.prepare(&board, req, &Record::default()) {
+            Prepared::Search(l) => l,
+            Prepared::Answered => panic!("answered"),
+        };
+        // No limit at all: until told to stop.
+        let l = limits(&mut play, GoRequest::default());
+        assert!(l.infinite && l.wait_for_stop);
+        // Absurd depths, mates and moves to go are brought into range.
+        let l = limits(
+            &mut play,
+            GoRequest {
+                depth: Some(i32::MAX),
+                mate: Some(u32::MAX),
+                movestogo: Some(0),
+                ..clock(1000)
+            },
+        );
+        assert_eq!(l.depth, Some(MAX_PLY as i32 - 8));
+        assert_eq!(l.mate, Some(MAX_PLY as u32 / 2));
+        assert_eq!(l.clock.movestogo, None);
+        assert!(!l.infinite);
+        // The strength comes from the settings, full by default.
+        assert!(!l.strength.skill_enabled());
+        play.settings.skill_level = 3;
+        assert_eq!(limits(&mut play, clock(1000)).strength.skill, 3.0);
+        // `nodestime` turns the clock into a node budget.
+        play.settings.nodestime = 100;
+        let l = limits(&mut play, clock(10_000));
+        assert!(
+            l.nodes.is_some_and(|n| n > 0) && l.clock.time.is_none(),
+            "{l:?}"
+        );
+    }
+}
