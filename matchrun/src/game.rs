@@ -8,111 +8,28 @@
 //! `ponderhit` if the opponent plays Y, its clock running from there, or
 //! `stop` (the answer dropped) and a new `go` if not, its clock running from
 //! the opponent's move.
+//!
+//! The game loop is here; the score adjudication, the clocks and the `go`
+//! line, and each turn's exchange with the engines (pondering included)
+//! are in the submodules.
 
-use crate::engine::{Engine, Failure, Proto, Reply};
+mod adjudication;
+mod clock;
+mod turn;
+
+pub use adjudication::{Adjudication, DrawRule, ResignRule};
+
+use crate::engine::{Engine, Failure};
 use crate::host;
-use crate::kv::{KeyValueError, KeyValues};
 use crate::pgn::{GameRecord, MoveRecord};
 use crate::time_control::TimeControl;
+use adjudication::ScoreRuns;
+use clock::{Clock, go_line, steal_note};
 use std::time::{Duration, Instant};
+use turn::{Asked, think};
 use xiangqi::board::Board;
 use xiangqi::rules::{self, Outcome};
 use xiangqi::types::{Color, Move};
-
-/// Resign adjudication: the game is lost for a side when, for `moves`
-/// moves of each side, its score is at most -`score` and the opponent's at
-/// least `score` (`--resign movecount=N,score=CP`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ResignRule {
-    pub moves: u32,
-    pub score: i32,
-}
-
-/// Draw adjudication: the game is drawn after `after_move` moves when both
-/// sides' scores stay within +-`score` for `moves` moves each
-/// (`--draw movenumber=N,movecount=M,score=CP`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DrawRule {
-    pub after_move: u32,
-    pub moves: u32,
-    pub score: i32,
-}
-
-impl ResignRule {
-    /// Parse `movecount=N,score=CP` (defaults 3 and 1000).
-    pub fn parse(text: &str) -> Result<ResignRule, KeyValueError> {
-        let kv = KeyValues::parse(text, &["movecount", "score"])?;
-        Ok(ResignRule {
-            moves: kv.number_or("movecount", 3)?,
-            score: kv.number_or("score", 1000)?,
-        })
-    }
-}
-
-impl DrawRule {
-    /// Parse `movenumber=N,movecount=M,score=CP` (defaults 40, 8 and 10).
-    pub fn parse(text: &str) -> Result<DrawRule, KeyValueError> {
-        let kv = KeyValues::parse(text, &["movenumber", "movecount", "score"])?;
-        Ok(DrawRule {
-            after_move: kv.number_or("movenumber", 40)?,
-            moves: kv.number_or("movecount", 8)?,
-            score: kv.number_or("score", 10)?,
-        })
-    }
-}
-
-/// Score adjudication settings (engine scores in centipawns, own side's view).
-#[derive(Clone, Debug, Default)]
-pub struct Adjudication {
-    pub resign: Option<ResignRule>,
-    pub draw: Option<DrawRule>,
-}
-
-/// How many moves in a row each side's score has met each adjudication rule.
-#[derive(Debug, Default)]
-struct ScoreRuns {
-    losing: [u32; 2],
-    winning: [u32; 2],
-    quiet: [u32; 2],
-}
-
-impl ScoreRuns {
-    /// Count the score of the move `side` just played (`None`: no score).
-    fn record(&mut self, adj: &Adjudication, side: usize, score: Option<i32>) {
-        let Some(sc) = score.map(i64::from) else {
-            self.losing[side] = 0;
-            self.winning[side] = 0;
-            self.quiet[side] = 0;
-            return;
-        };
-        let run = |n: u32, kept: bool| if kept { n.saturating_add(1) } else { 0 };
-        if let Some(r) = adj.resign {
-            let limit = i64::from(r.score);
-            self.losing[side] = run(self.losing[side], sc <= -limit);
-            self.winning[side] = run(self.winning[side], sc >= limit);
-        }
-        if let Some(d) = adj.draw {
-            self.quiet[side] = run(self.quiet[side], sc.abs() <= i64::from(d.score));
-        }
-    }
-
-    /// The side (colour index) the resign rule gives the game against;
-    /// `mover` just moved.
-    fn resign_loser(&self, rule: ResignRule, mover: usize) -> Option<usize> {
-        let other = 1 - mover;
-        let mut loser = None;
-        for (l, w) in [(mover, other), (other, mover)] {
-            if self.losing[l] >= rule.moves && self.winning[w] >= rule.moves {
-                loser = Some(l);
-            }
-        }
-        loser
-    }
-
-    fn both_quiet(&self, rule: DrawRule) -> bool {
-        self.quiet[0] >= rule.moves && self.quiet[1] >= rule.moves
-    }
-}
 
 /// Settings of a game but its time controls.
 #[derive(Clone, Debug)]
@@ -155,12 +72,6 @@ pub struct Played {
     pub record: GameRecord,
     /// Engines (by colour index) that crashed or hung: restart them.
     pub broken: [bool; 2],
-}
-
-#[derive(Clone, Copy)]
-struct Clock {
-    left_ms: i64,
-    moves_to_go: Option<u32>,
 }
 
 /// Play a game from `fen`; `engines[0]` plays Red, with the time control
@@ -473,93 +384,6 @@ pub fn play(
     }
 }
 
-/// What the side to move is asked.
-struct Asked<'a> {
-    /// The move its ponder search is on, if one runs.
-    pondered: Option<Move>,
-    /// The opponent's last move.
-    last: Option<Move>,
-    base_fen: &'a str,
-    since: &'a [Move],
-    /// The `go` line, given the milliseconds of its clock already used.
-    go: &'a dyn Fn(i64) -> String,
-    /// Its clock starts here.
-    t0: Instant,
-    deadline: Instant,
-    grace: Duration,
-    /// The opponent's ponder search to start (its moves and `go ponder` line).
-    ponder_other: Option<(&'a [Move], &'a str)>,
-}
-
-/// Get the move of `mover`: a ponder hit goes on with the running search,
-/// a miss stops it and searches anew. Then the opponent's ponder search
-/// starts (the bool: it did), and its output is taken while `mover` thinks.
-/// A failure comes with what the engine was doing.
-fn think(
-    mover: &mut Engine,
-    other: &mut Engine,
-    a: &Asked,
-) -> (Result<Reply, (Failure, &'static str)>, bool) {
-    if let Err(e) = begin(mover, a) {
-        return (Err(e), false);
-    }
-    // A failure shows when it is the opponent's turn.
-    let other_ponders = a.ponder_other.is_some_and(|(moves, go)| {
-        other.position(a.base_fen, moves).is_ok() && other.start_search(go).is_ok()
-    });
-    let mut idle = || {
-        if other.searching() {
-            // An engine that fails while pondering loses on its turn.
-            let _ = other.poll();
-        }
-    };
-    let reply = mover
-        .wait(a.deadline, a.grace, &mut idle)
-        .map_err(|f| (f, "thinking"));
-    (reply, other_ponders)
-}
-
-/// Start (or go on with) the search for the move of `mover`.
-fn begin(mover: &mut Engine, a: &Asked) -> Result<(), (Failure, &'static str)> {
-    let pondering = |f| (f, "pondering");
-    match a.pondered {
-        Some(y) if Some(y) == a.last => mover.ponderhit().map_err(pondering)?,
-        pondered => {
-            if pondered.is_some() {
-                mover.cancel(a.grace).map_err(pondering)?;
-            }
-            mover
-                .position(a.base_fen, a.since)
-                .map_err(|f| (f, "sending the position"))?;
-            // After a miss, the time it took to stop is gone from the clock.
-            let spent = a.t0.elapsed().as_millis() as i64;
-            mover
-                .start_search(&(a.go)(spent))
-                .map_err(|f| (f, "thinking"))?;
-        }
-    }
-    mover.start_clock(a.t0);
-    Ok(())
-}
-
-/// Plies over which a time loss is put beside the host's steal: a stall
-/// some moves back can have used up the clock.
-const STEAL_WINDOW_PLIES: usize = 10;
-
-/// " (host steal N ms in the last 10 plies)", from the steal at the start
-/// of each ply; empty where the host's steal cannot be read.
-fn steal_note(steal_at: &[Option<u64>]) -> String {
-    let from = steal_at.len().saturating_sub(STEAL_WINDOW_PLIES);
-    match (steal_at.get(from).copied().flatten(), host::steal_ms()) {
-        (Some(then), Some(now)) => format!(
-            " (host steal {} ms in the last {} plies)",
-            now.saturating_sub(then),
-            steal_at.len() - from
-        ),
-        _ => String::new(),
-    }
-}
-
 fn lose(
     rec: &mut GameRecord,
     loser: Color,
@@ -604,206 +428,9 @@ fn end_by_failure(
     }
 }
 
-/// The `go` line for the side to move (UCCI in seconds when `seconds`).
-fn go_line(
-    proto: Proto,
-    seconds: bool,
-    tc: &TimeControl,
-    us: Color,
-    clocks: &[Clock; 2],
-) -> String {
-    // Whole seconds, rounded down: an engine is never told it has more
-    // time (or a larger increment) than it has.
-    let t = |ms: i64| -> String {
-        let ms = ms.max(0);
-        if proto == Proto::Ucci && seconds {
-            format!("{}", ms / 1000)
-        } else {
-            ms.to_string()
-        }
-    };
-    match *tc {
-        TimeControl::Clock { inc_ms, .. } => {
-            let me = &clocks[us.index()];
-            let them = &clocks[us.flip().index()];
-            let inc = inc_ms as i64;
-            match proto {
-                Proto::Uci => {
-                    let (red, black) = (&clocks[0], &clocks[1]);
-                    let mut s = format!(
-                        "go wtime {} btime {} winc {} binc {}",
-                        t(red.left_ms),
-                        t(black.left_ms),
-                        t(inc),
-                        t(inc)
-                    );
-                    if let Some(m) = me.moves_to_go {
-                        s.push_str(&format!(" movestogo {m}"));
-                    }
-                    s
-                }
-                Proto::Ucci => {
-                    let mut s = format!("go time {}", t(me.left_ms));
-                    match me.moves_to_go {
-                        Some(m) => s.push_str(&format!(" movestogo {m}")),
-                        None => s.push_str(&format!(" increment {}", t(inc))),
-                    }
-                    s.push_str(&format!(" opptime {}", t(them.left_ms)));
-                    match them.moves_to_go {
-                        Some(m) => s.push_str(&format!(" oppmovestogo {m}")),
-                        None => s.push_str(&format!(" oppincrement {}", t(inc))),
-                    }
-                    s
-                }
-            }
-        }
-        TimeControl::MoveTime(ms) => match proto {
-            Proto::Uci => format!("go movetime {ms}"),
-            Proto::Ucci => format!("go time {} movestogo 1", t(ms as i64)),
-        },
-        TimeControl::Nodes(n) => format!("go nodes {n}"),
-        TimeControl::Depth(d) => format!("go depth {d}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn adjudication_rules() {
-        assert_eq!(
-            ResignRule::parse("movecount=5").unwrap(),
-            ResignRule {
-                moves: 5,
-                score: 1000
-            }
-        );
-        assert_eq!(
-            DrawRule::parse("").unwrap(),
-            DrawRule {
-                after_move: 40,
-                moves: 8,
-                score: 10
-            }
-        );
-        assert_eq!(
-            ResignRule::parse("movecount=5,scor=3")
-                .unwrap_err()
-                .to_string(),
-            "unknown key 'scor' (expected one of movecount, score)"
-        );
-        assert_eq!(
-            DrawRule::parse("score=x").unwrap_err().to_string(),
-            "score: 'x' is not a number"
-        );
-    }
-
-    #[test]
-    fn score_runs_take_any_score() {
-        let adj = Adjudication {
-            resign: Some(ResignRule {
-                moves: 2,
-                score: 500,
-            }),
-            draw: Some(DrawRule {
-                after_move: 0,
-                moves: 2,
-                score: 10,
-            }),
-        };
-        let mut runs = ScoreRuns::default();
-        for (side, score) in [(0, -600), (1, 700), (0, -900), (1, 800)] {
-            runs.record(&adj, side, Some(score));
-        }
-        assert_eq!(runs.resign_loser(adj.resign.unwrap(), 1), Some(0));
-        runs.record(&adj, 0, None);
-        assert_eq!(runs.resign_loser(adj.resign.unwrap(), 0), None);
-        // Extreme scores and limits neither overflow nor panic.
-        let adj = Adjudication {
-            resign: Some(ResignRule {
-                moves: 1,
-                score: i32::MIN,
-            }),
-            draw: Some(DrawRule {
-                after_move: 0,
-                moves: 1,
-                score: i32::MAX,
-            }),
-        };
-        let mut runs = ScoreRuns::default();
-        runs.record(&adj, 0, Some(i32::MIN));
-        runs.record(&adj, 1, Some(i32::MAX));
-        assert_eq!(runs.quiet, [0, 1]);
-        assert!(runs.resign_loser(adj.resign.unwrap(), 1).is_some());
-        let mut runs = ScoreRuns {
-            quiet: [u32::MAX; 2],
-            ..ScoreRuns::default()
-        };
-        runs.record(&adj, 0, Some(0));
-        assert_eq!(runs.quiet[0], u32::MAX);
-    }
-
-    #[test]
-    fn go_lines() {
-        let clocks = [
-            Clock {
-                left_ms: 9000,
-                moves_to_go: None,
-            },
-            Clock {
-                left_ms: 8000,
-                moves_to_go: None,
-            },
-        ];
-        let tc = TimeControl::Clock {
-            base_ms: 10000,
-            inc_ms: 100,
-            moves: None,
-        };
-        assert_eq!(
-            go_line(Proto::Uci, false, &tc, Color::Black, &clocks),
-            "go wtime 9000 btime 8000 winc 100 binc 100"
-        );
-        assert_eq!(
-            go_line(Proto::Ucci, false, &tc, Color::Black, &clocks),
-            "go time 8000 increment 100 opptime 9000 oppincrement 100"
-        );
-        assert_eq!(
-            go_line(
-                Proto::Ucci,
-                true,
-                &TimeControl::MoveTime(2500),
-                Color::Red,
-                &clocks
-            ),
-            "go time 2 movestogo 1"
-        );
-        // Seconds round down: 10 ms of increment is none, 999 ms is 0 s.
-        let short = [
-            Clock {
-                left_ms: 999,
-                moves_to_go: None,
-            },
-            Clock {
-                left_ms: 1500,
-                moves_to_go: None,
-            },
-        ];
-        let fast = TimeControl::Clock {
-            base_ms: 1000,
-            inc_ms: 10,
-            moves: None,
-        };
-        assert_eq!(
-            go_line(Proto::Ucci, true, &fast, Color::Red, &short),
-            "go time 0 increment 0 opptime 1 oppincrement 0"
-        );
-        assert_eq!(
-            go_line(Proto::Ucci, false, &fast, Color::Red, &short),
-            "go time 999 increment 10 opptime 1500 oppincrement 10"
-        );
-    }
 
     #[test]
     fn stop_grace_is_bounded() {
