@@ -5,7 +5,7 @@
 
 use xiangqi::{Board, Move};
 use jiangjun::protocol::command::{Command, PositionBase};
-use jiangjun::protocol::dialect::DIALECTS;
+use jiangjun::protocol::dialects::DIALECTS;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

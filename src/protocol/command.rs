@@ -89,9 +89,6 @@ pub fn parse(line: &str) -> Command {
     let Some(&first) = tokens.first() else {
         return Command::Error("empty line".into());
     };
-    if let Some(d) = super::dialect::by_hello(first) {
-        return Command::Hello(d.hello_word());
-    }
     let rest = &tokens[1..];
     match first.to_ascii_lowercase().as_str() {
         "isready" => Command::IsReady,
@@ -550,6 +547,5 @@ mod tests {
         assert!(matches!(parse("frobnicate"), Command::Error(_)));
         assert!(matches!(parse("\u{1}\u{2}"), Command::Error(_)));
         assert_eq!(parse("PONDERHIT draw"), Command::PonderHit { draw: true });
-        assert_eq!(parse("UCCI"), Command::Hello("ucci"));
     }
 }

@@ -2,7 +2,7 @@
 //! turns lines into [`Command`]s and the session's answers into lines. The
 //! session (`session.rs`) never asks which dialect it speaks; a third
 //! dialect is one more module implementing [`Dialect`] and one more entry in
-//! [`DIALECTS`].
+//! [`super::dialects::DIALECTS`].
 
 use super::command::Command;
 use super::options::{Effect, Options};
@@ -63,21 +63,4 @@ pub trait Dialect: Sync {
     /// The answer to a `go`: `bestmove ...`, or what the dialect says when
     /// there is no move. `draw_offered`: the GUI offered a draw.
     fn answer_lines(&self, result: &SearchResult, draw_offered: bool) -> Vec<String>;
-}
-
-/// Every dialect the engine speaks; the first is the one assumed until the
-/// GUI says (a first line that names none of them).
-pub static DIALECTS: [&dyn Dialect; 2] = [&super::uci::Uci, &super::ucci::Ucci];
-
-/// The dialect whose hello word `word` is (any case).
-pub fn by_hello(word: &str) -> Option<&'static dyn Dialect> {
-    DIALECTS
-        .iter()
-        .copied()
-        .find(|d| d.hello_word().eq_ignore_ascii_case(word))
-}
-
-/// The dialect assumed before the GUI's first command names one.
-pub fn assumed() -> &'static dyn Dialect {
-    DIALECTS[0]
 }

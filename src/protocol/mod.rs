@@ -12,6 +12,8 @@
 pub mod command;
 pub mod debug_log;
 pub mod dialect;
+pub mod dialects;
+pub mod format;
 pub mod input;
 pub mod options;
 pub mod output;

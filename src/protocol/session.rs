@@ -16,7 +16,8 @@ mod go;
 mod queries;
 
 use super::command::{Command, PositionBase, excerpt};
-use super::dialect::{self, Dialect};
+use super::dialect::Dialect;
+use super::dialects;
 use super::input::{Event, MAX_LINE};
 use super::options::{self, Options, SetError};
 use super::output::{Output, Printer};
@@ -111,7 +112,7 @@ impl Session {
             engine: Engine::try_new(options.hash_mb, options.threads)?,
             out,
             events,
-            dialect: dialect::assumed(),
+            dialect: dialects::assumed(),
             board: Board::startpos(),
             banmoves: Vec::new(),
             options,
@@ -119,6 +120,16 @@ impl Session {
             search_id: 0,
             draw_offered: Arc::new(Mutex::new(false)),
         })
+    }
+
+    /// A line as a command: a dialect's hello word switches to it, anything
+    /// else is read by the dialect spoken.
+    fn parse_line(&self, line: &str) -> Command {
+        let first = line.split_whitespace().next().unwrap_or("");
+        match dialects::by_hello(first) {
+            Some(d) => Command::Hello(d.hello_word()),
+            None => self.dialect.parse(line),
+        }
     }
 
     fn busy(&self) -> bool {
@@ -205,7 +216,7 @@ impl Session {
                 }
                 Queued::Line(l) => l,
             };
-            let cmd = self.dialect.parse(line);
+            let cmd = self.parse_line(line);
             if self.busy() {
                 let perft = self.active.as_ref().is_some_and(|a| a.perft);
                 // Batch mode reads nothing while a search that ends by itself runs.
@@ -253,7 +264,7 @@ impl Session {
             let Queued::Line(line) = &queue[i] else {
                 break;
             };
-            let cmd = self.dialect.parse(line);
+            let cmd = self.parse_line(line);
             match cmd {
                 Command::Go { .. } | Command::Hello(_) => break,
                 Command::Quit if self.active.as_ref().is_some_and(|a| a.perft) => break,
@@ -319,7 +330,7 @@ impl Session {
     }
 
     fn hello(&mut self, word: &str) {
-        if let Some(d) = dialect::by_hello(word) {
+        if let Some(d) = dialects::by_hello(word) {
             self.dialect = d;
         }
         for line in self.dialect.handshake() {

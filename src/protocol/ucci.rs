@@ -6,8 +6,8 @@
 
 use super::command::{self, Command, excerpt};
 use super::dialect::{Dialect, Style};
+use super::format::{pv_text, wdl_text};
 use super::options::{Effect, Kind, OPTIONS, OptionDef, Options};
-use super::output::{pv_text, wdl_text};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use jiangjun_engine::book::Entry;
 use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};

@@ -4,8 +4,8 @@
 
 use super::command::{self, Command};
 use super::dialect::{Dialect, Style};
+use super::format::{mate_moves, pv_text, wdl_text};
 use super::options::{Effect, Kind, OPTIONS, OptionDef, Options};
-use super::output::{mate_moves, pv_text, wdl_text};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use jiangjun_engine::book::Entry;
 use jiangjun_engine::score::Score;

@@ -3,20 +3,12 @@
 //! anything: `evaluate` is the position's evaluation (the network's, or the
 //! hand-made one) behind one flag, and no pick is made.
 
-use super::SearchResult;
-use super::root_moves::RootMove;
+use super::skill_pick::SkillPick;
 use super::worker::Worker;
 use crate::eval::evaluate_partial;
 use crate::position::Position;
 use crate::score::Score;
 use crate::strength::{self, Grade};
-use xiangqi::types::Move;
-
-/// The line a skill level chose, and the reply to ponder on.
-pub(crate) struct SkillPick {
-    line: RootMove,
-    ponder: Option<Move>,
-}
 
 impl Worker<'_> {
     /// The static evaluation of the current position, as the `knowledge`
@@ -69,12 +61,4 @@ pub(crate) fn evaluate_with_knowledge(pos: &Position, knowledge: Grade) -> Score
         Grade::Large => pos.evaluate(),
         k => evaluate_partial(pos, |i| strength::keeps_term(k, i), k != Grade::None),
     }
-}
-
-/// Play the skill level's choice instead of the best move.
-pub(super) fn play_pick(result: &mut SearchResult, pick: SkillPick) {
-    result.best = Some(pick.line.mv);
-    result.ponder = pick.ponder;
-    result.score = pick.line.score;
-    result.pv = pick.line.pv;
 }

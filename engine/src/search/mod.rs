@@ -15,10 +15,12 @@
 //! - `root_moves`: the root move list;
 //! - `smp`: the main and helper jobs, and which thread's move is played;
 //! - `handicap`: the evaluation and the move choice of a weakened engine
+//!   (`skill_pick`: the line it chose)
 //!   (`crate::strength`).
 
 mod alphabeta;
 mod handicap;
+mod skill_pick;
 pub(crate) use handicap::evaluate_with_knowledge;
 pub mod history;
 mod iterate;

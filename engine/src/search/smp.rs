@@ -47,7 +47,7 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     let mut result = all.swap_remove(chosen).result;
     // A skill level plays its own choice (the main thread's).
     if let Some(pick) = main.skill_pick.take() {
-        super::handicap::play_pick(&mut result, pick);
+        super::skill_pick::play_pick(&mut result, pick);
     }
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
     if interrupted || chosen != 0 {

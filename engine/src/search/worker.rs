@@ -2,10 +2,10 @@
 //! moves and counters, and the bookkeeping every node uses (node counting
 //! and polling, the PV table, the per-ply frames).
 
-use super::handicap::SkillPick;
 use super::history::{self, Context};
 use super::job::SearchJob;
 use super::root_moves::RootMove;
+use super::skill_pick::SkillPick;
 use super::{IterationInfo, Limits, Reporter, Shared, ThreadData};
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
