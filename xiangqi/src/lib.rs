@@ -122,7 +122,9 @@ pub mod types;
 
 pub use board::{Board, FenError, MoveError, MoveList, START_FEN};
 pub use rules::{Outcome, Reason};
-pub use types::{Color, FILES, Move, Piece, PieceKind, RANKS, SQUARES, Square};
+pub use types::{
+    Color, FILES, Move, ParseMoveError, ParseSquareError, Piece, PieceKind, RANKS, SQUARES, Square,
+};
 
 /// The examples of `README.md`, run as doc tests.
 #[cfg(doctest)]
