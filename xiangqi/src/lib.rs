@@ -120,7 +120,7 @@ pub mod perft;
 pub mod rules;
 pub mod types;
 
-pub use board::{Board, FenError, MoveError, MoveList, START_FEN};
+pub use board::{Board, FenError, MoveError, MoveList, OUTCOME_FOLD, START_FEN, Undo};
 pub use rules::{Outcome, Reason};
 pub use types::{
     Color, FILES, Move, ParseMoveError, ParseSquareError, Piece, PieceKind, RANKS, SQUARES, Square,

@@ -35,9 +35,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The other functions are the parts of `judge`, public for a search engine
-//! that rules on repetitions inside its tree ([`repetition_distance`],
-//! [`judge_cycle`]).
+//! For the common case, the game played on one board, [`Board::outcome`]
+//! rules without arguments. The other functions are the parts of `judge`,
+//! public for a search engine that rules on repetitions inside its tree
+//! ([`repetition_distance`], [`judge_cycle`]).
 
 use crate::board::Board;
 use crate::types::{Color, Move, PieceKind};
@@ -138,7 +139,7 @@ pub fn repetition_distance(board: &Board, occurrence: usize) -> Option<usize> {
     let key = board.key();
     let mut found = 0;
     for i in (4..=board.repetition_window()).step_by(2) {
-        if hist[hist.len() - i].key == key {
+        if hist[hist.len() - i].key_before() == key {
             found += 1;
             if found == occurrence {
                 return Some(i);
@@ -157,7 +158,7 @@ pub fn judge_cycle(board: &mut Board, plies: usize) -> CycleVerdict {
     let mut check = [true; 2];
     let mut chase = [u64::MAX; 2];
     // Walk back to the start of the cycle, then replay it.
-    let moves: Vec<Move> = board.history()[n - plies..].iter().map(|u| u.mv).collect();
+    let moves: Vec<Move> = board.history()[n - plies..].iter().map(|u| u.mv()).collect();
     for _ in 0..plies {
         board.unmake_move();
     }
@@ -167,7 +168,7 @@ pub fn judge_cycle(board: &mut Board, plies: usize) -> CycleVerdict {
         let attacks_before = attack_pairs(board, mover);
         let shields_before = shields(board, their_king);
         board.make_move(m);
-        let gave_check = board.history().last().is_some_and(|u| u.check);
+        let gave_check = board.history().last().is_some_and(|u| u.gave_check());
         let new_shields = shields(board, their_king) & !shields_before;
         // Their pieces newly pinned: what they protected may now be a chase.
         let new_pins = new_shields & side_ids(their_king);
