@@ -105,11 +105,13 @@
 //!
 //! # For engines
 //!
-//! Besides the typed API the board exposes its representation (piece ids,
-//! occupancy bits, precomputed geometry tables, pin masks), documented as
-//! the low-level API in [`board`] and [`board::geometry`], and pseudo-legal
-//! generation, static exchange evaluation ([`Board::see`]) and null moves for
-//! a search. The example `random_game` (`cargo run -p xiangqi --example
+//! Besides the typed API the board offers what a search needs, at the cost
+//! of a table lookup: what each piece attacks ([`Board::targets`],
+//! [`Board::quiet_targets`], as a [`SquareSet`]), pin masks
+//! ([`Board::pins`]), pseudo-legal generation, static exchange evaluation
+//! ([`Board::see`]) and null moves (see [`board`]). Its internals (the
+//! mailbox encoding, the geometry tables, the history's bookkeeping) are
+//! private. The example `random_game` (`cargo run -p xiangqi --example
 //! random_game`) plays a whole game.
 
 #![deny(missing_docs)]
@@ -118,10 +120,12 @@ pub mod board;
 pub mod notation;
 pub mod perft;
 pub mod rules;
+mod square_set;
 pub mod types;
 
 pub use board::{Board, FenError, MoveError, MoveList, OUTCOME_FOLD, START_FEN, Undo};
 pub use rules::{Outcome, Reason};
+pub use square_set::{SquareSet, SquareSetIter};
 pub use types::{
     Color, FILES, Move, ParseMoveError, ParseSquareError, Piece, PieceKind, RANKS, SQUARES, Square,
 };

@@ -29,7 +29,7 @@ use crate::types::{Move, Piece};
 pub struct Undo {
     /// The move made (`Move::NONE` for a null move).
     pub(super) mv: Move,
-    /// Id of the captured piece (see [`Board::cell`](crate::Board::cell)), 0 if none.
+    /// Id of the captured piece (as `Board::cell` gives them), 0 if none.
     pub(super) captured: u8,
     /// The move gave check (the side to move after it is in check).
     pub(super) check: bool,

@@ -8,33 +8,28 @@
 //! parts of `Board`'s implementation (their methods are on `Board`) and the
 //! few types they bring.
 //!
-//! # Representation (the low-level API)
+//! # For engines
 //!
-//! The board is a 90-square mailbox of piece ids plus a square for every
-//! piece id (the piece lists), rank and file occupancy bits for the sliders,
-//! and the Zobrist key, all updated incrementally by `make_move` /
-//! `unmake_move`. A search engine can read them directly:
-//!
-//! - **Piece ids**, as [`Board::cell`] returns them: 0 is an empty square;
-//!   Red pieces are 16..32 and Black pieces 32..48, so
-//!   `id & color_bit(color) != 0` ([`color_bit`]) tells the owner. Within a
-//!   side the low four bits are a slot: 0 king, 1-2 advisors, 3-4 elephants,
-//!   5-6 horses, 7-8 rooks, 9-10 cannons, 11-15 pawns. A FEN with more pieces
-//!   of a kind than that is rejected, so every legal position fits. An id
-//!   stays with its piece while it moves, so a set of ids (a `u64` with bit
-//!   `id` set) names pieces across moves, as [`crate::rules::chases`] does.
-//! - **Occupancy bits**: [`Board::rank_occ`]`(rank)` has bit `file` set for
-//!   each occupied square of the rank (9 bits), [`Board::file_occ`]`(file)`
-//!   bit `rank` for each occupied square of the file (10 bits). They index
-//!   the slider tables [`geometry::RANK_VIEW`] and [`geometry::FILE_VIEW`].
-//! - **Square indices** are [`Square::index`] values, `rank * 9 + file`.
+//! The board is a 90-square mailbox plus a square for every piece (the
+//! piece lists), rank and file occupancy bits for the sliders, and the
+//! Zobrist key, all updated incrementally by `make_move` / `unmake_move`.
+//! The mailbox encoding and the precomputed move geometry are private; a
+//! search engine reads the position through typed queries that cost about
+//! what a table lookup does: [`Board::targets`] and
+//! [`Board::quiet_targets`] (what a piece reaches, as a
+//! [`SquareSet`](crate::SquareSet)), [`Board::squares_of`],
+//! [`Board::count`], [`Board::pins`] with [`Board::is_legal_with`], and the
+//! occupancy bits [`Board::rank_occ`]`(rank)` (bit `file` set for each
+//! occupied square of the rank) and [`Board::file_occ`]`(file)` (bit `rank`
+//! set for each occupied square of the file).
 
 pub mod attacks;
 pub mod fen;
-pub mod geometry;
+mod geometry;
 mod history;
 pub mod movegen;
 pub mod see;
+mod targets;
 pub mod zobrist;
 
 pub use attacks::Pins;
@@ -86,7 +81,7 @@ pub(crate) static CELL_PIECE: [u8; 48] = cell_pieces();
 /// [`Board::cell`] value `c` holds a piece of `color` if
 /// `c & color_bit(color) != 0` (an empty square, 0, has neither bit).
 #[inline(always)]
-pub const fn color_bit(color: Color) -> u8 {
+pub(crate) const fn color_bit(color: Color) -> u8 {
     16 << color as u8
 }
 
@@ -246,13 +241,16 @@ impl Board {
         }
     }
 
-    /// Low-level: the raw mailbox entry of the square with index `sq`
-    /// ([`Square::index`]): the piece id, 0 for an empty square, 16..32 for
-    /// a Red piece and 32..48 for a Black one (see the [module
-    /// docs](self#representation-the-low-level-api) and [`color_bit`]).
-    /// Panics if `sq` is 90 or more. [`Board::piece_at`] is the typed view.
+    /// The raw mailbox entry of the square with index `sq`
+    /// ([`Square::index`]): the piece id. Ids are the board's own: 0 for an
+    /// empty square, 16..32 for a Red piece and 32..48 for a Black one (see
+    /// [`color_bit`]); within a side the low four bits are a slot: 0 king,
+    /// 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 rooks, 9-10 cannons,
+    /// 11-15 pawns. An id stays with its piece while it moves, which is how
+    /// the chase rules follow a piece through a cycle. Panics if `sq` is 90
+    /// or more. [`Board::piece_at`] is the public, typed view.
     #[inline(always)]
-    pub fn cell(&self, sq: usize) -> u8 {
+    pub(crate) fn cell(&self, sq: usize) -> u8 {
         self.cells[sq]
     }
 
@@ -291,16 +289,16 @@ impl Board {
     }
 
     /// Low-level: the occupancy bits of `rank` (0..10): bit `f` is set when
-    /// the square on file `f` of that rank holds a piece (9 bits used). The
-    /// index of [`geometry::RANK_VIEW`]. Panics if `rank` is 10 or more.
+    /// the square on file `f` of that rank holds a piece (9 bits used).
+    /// Panics if `rank` is 10 or more.
     #[inline(always)]
     pub fn rank_occ(&self, rank: usize) -> u16 {
         self.rank_occ[rank]
     }
 
     /// Low-level: the occupancy bits of `file` (0..9): bit `r` is set when
-    /// the square on rank `r` of that file holds a piece (10 bits used). The
-    /// index of [`geometry::FILE_VIEW`]. Panics if `file` is 9 or more.
+    /// the square on rank `r` of that file holds a piece (10 bits used).
+    /// Panics if `file` is 9 or more.
     #[inline(always)]
     pub fn file_occ(&self, file: usize) -> u16 {
         self.file_occ[file]
