@@ -103,6 +103,31 @@
 //! assert_eq!(perft(&mut board, 3), 79_666);
 //! ```
 //!
+//! # Parse, play and rule, the checked way
+//!
+//! [`Square`], [`Move`] and [`Board`] (from FEN) implement `FromStr` with
+//! typed errors; [`Board::play`] plays a move only if it is legal, where
+//! [`Board::make_move`] trusts its caller; [`Board::outcome`] rules on the
+//! game played on the board; the notation readers take Chinese and WXF
+//! records.
+//!
+//! ```
+//! use xiangqi::notation::{parse_chinese, parse_wxf};
+//! use xiangqi::{Board, Move, Outcome};
+//!
+//! let mut board: Board = xiangqi::START_FEN.parse()?;
+//! board.play("h2e2".parse::<Move>()?)?;
+//! board.play(parse_chinese(&board, "马８进７")?)?;
+//! board.play(parse_wxf(&board, "H2+3")?)?;
+//! assert!(board.play("h9h0".parse()?).is_err()); // no such rook move
+//! assert_eq!(board.outcome(), Outcome::Ongoing);
+//! for mv in board.legal_moves() {
+//!     assert!(board.is_legal_move(mv));
+//! }
+//! assert_eq!(format!("{:?}", board.history()[0].mv()), "h2e2");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # For engines
 //!
 //! Besides the typed API the board offers what a search needs, at the cost
