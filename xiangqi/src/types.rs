@@ -372,6 +372,13 @@ impl fmt::Debug for Square {
 
 /// Why a text is not a [`Square`]: it is given back, cut to its first 16
 /// characters.
+///
+/// ```
+/// use xiangqi::Square;
+///
+/// let err = "E0".parse::<Square>().unwrap_err(); // upper case is not read
+/// assert_eq!(err.text(), "E0");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("'{text}' is not a square (a file a-i then a rank 0-9, like e0)")]
 pub struct ParseSquareError {

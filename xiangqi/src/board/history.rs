@@ -21,7 +21,9 @@ use crate::types::{Move, Piece};
 /// assert_eq!(last.mv().to_string(), "e2e6");
 /// let taken = last.captured().map(|p| (p.color(), p.kind()));
 /// assert_eq!(taken, Some((Color::Black, PieceKind::Pawn)));
+/// assert!(last.is_capture());
 /// assert!(!last.gave_check()); // no screen between the cannon and the king
+/// assert!(!board.history()[0].is_capture());
 /// assert_eq!(board.history()[0].key_before(), start_key);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -73,6 +73,21 @@ impl fmt::Display for Notation {
 
 /// Why [`parse_chinese`] or [`parse_wxf`] could not read a move. Texts are
 /// given back cut to their first 16 characters.
+///
+/// ```
+/// use xiangqi::Board;
+/// use xiangqi::notation::{Notation, ParseNotationError, parse_wxf};
+///
+/// let board = Board::startpos();
+/// let err = parse_wxf(&board, "C2.5!").unwrap_err();
+/// assert_eq!(
+///     err,
+///     ParseNotationError::Syntax { notation: Notation::Wxf, text: "C2.5!".into() }
+/// );
+/// assert_eq!(err.to_string(), "'C2.5!' is not a move in WXF notation");
+/// let err = parse_wxf(&board, "C2+9").unwrap_err(); // off the board
+/// assert!(matches!(err, ParseNotationError::NoSuchMove { .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseNotationError {
     /// The text does not have the shape of a move in this notation.
