@@ -1,6 +1,6 @@
 //! Coverage-guided fuzzing of everything that reads untrusted text: protocol
-//! lines in both dialects, FEN strings, moves, and a position command applied
-//! to a board. None of it may panic.
+//! lines in both dialects, FEN strings, moves (coordinates, Chinese, WXF),
+//! and a position command applied to a board. None of it may panic.
 #![no_main]
 
 use xiangqi::{Board, Move};
@@ -35,5 +35,10 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(again.key(), b.key());
         }
         let _ = Move::parse(line);
+        let _ = line.parse::<Move>();
+        let _ = line.parse::<xiangqi::Square>();
+        let start = Board::startpos();
+        let _ = xiangqi::notation::parse_chinese(&start, line);
+        let _ = xiangqi::notation::parse_wxf(&start, line);
     }
 });

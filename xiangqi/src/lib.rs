@@ -103,13 +103,40 @@
 //! assert_eq!(perft(&mut board, 3), 79_666);
 //! ```
 //!
+//! # Parse, play and rule, the checked way
+//!
+//! [`Square`], [`Move`] and [`Board`] (from FEN) implement `FromStr` with
+//! typed errors; [`Board::play`] plays a move only if it is legal, where
+//! [`Board::make_move`] trusts its caller; [`Board::outcome`] rules on the
+//! game played on the board; the notation readers take Chinese and WXF
+//! records.
+//!
+//! ```
+//! use xiangqi::notation::{parse_chinese, parse_wxf};
+//! use xiangqi::{Board, Move, Outcome};
+//!
+//! let mut board: Board = xiangqi::START_FEN.parse()?;
+//! board.play("h2e2".parse::<Move>()?)?;
+//! board.play(parse_chinese(&board, "马８进７")?)?;
+//! board.play(parse_wxf(&board, "H2+3")?)?;
+//! assert!(board.play("h9h0".parse()?).is_err()); // no such rook move
+//! assert_eq!(board.outcome(), Outcome::Ongoing);
+//! for mv in board.legal_moves() {
+//!     assert!(board.is_legal_move(mv));
+//! }
+//! assert_eq!(format!("{:?}", board.history()[0].mv()), "h2e2");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # For engines
 //!
-//! Besides the typed API the board exposes its representation (piece ids,
-//! occupancy bits, precomputed geometry tables, pin masks), documented as
-//! the low-level API in [`board`] and [`board::geometry`], and pseudo-legal
-//! generation, static exchange evaluation ([`Board::see`]) and null moves for
-//! a search. The example `random_game` (`cargo run -p xiangqi --example
+//! Besides the typed API the board offers what a search needs, at the cost
+//! of a table lookup: what each piece attacks ([`Board::targets`],
+//! [`Board::quiet_targets`], as a [`SquareSet`]), pin masks
+//! ([`Board::pins`]), pseudo-legal generation, static exchange evaluation
+//! ([`Board::see`]) and null moves (see [`board`]). Its internals (the
+//! mailbox encoding, the geometry tables, the history's bookkeeping) are
+//! private. The example `random_game` (`cargo run -p xiangqi --example
 //! random_game`) plays a whole game.
 
 #![deny(missing_docs)]
@@ -118,11 +145,15 @@ pub mod board;
 pub mod notation;
 pub mod perft;
 pub mod rules;
+mod square_set;
 pub mod types;
 
-pub use board::{Board, FenError, MoveError, MoveList, START_FEN};
+pub use board::{Board, FenError, MoveError, MoveList, OUTCOME_FOLD, START_FEN, Undo};
 pub use rules::{Outcome, Reason};
-pub use types::{Color, FILES, Move, Piece, PieceKind, RANKS, SQUARES, Square};
+pub use square_set::{SquareSet, SquareSetIter};
+pub use types::{
+    Color, FILES, Move, ParseMoveError, ParseSquareError, Piece, PieceKind, RANKS, SQUARES, Square,
+};
 
 /// The examples of `README.md`, run as doc tests.
 #[cfg(doctest)]

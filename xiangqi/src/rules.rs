@@ -35,12 +35,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The other functions are the parts of `judge`, public for a search engine
-//! that rules on repetitions inside its tree ([`repetition_distance`],
-//! [`judge_cycle`]).
+//! For the common case, the game played on one board, [`Board::outcome`]
+//! rules without arguments. The other functions are the parts of `judge`,
+//! public for a search engine that rules on repetitions inside its tree
+//! ([`repetition_distance`], [`judge_cycle`]).
 
 use crate::board::Board;
-use crate::types::{Color, Move, PieceKind};
+use crate::types::{Color, Move, PieceKind, SQUARES, Square};
 use std::fmt;
 
 /// Why a game ended. `Display` gives it in words (`perpetual check`).
@@ -138,7 +139,7 @@ pub fn repetition_distance(board: &Board, occurrence: usize) -> Option<usize> {
     let key = board.key();
     let mut found = 0;
     for i in (4..=board.repetition_window()).step_by(2) {
-        if hist[hist.len() - i].key == key {
+        if hist[hist.len() - i].key_before() == key {
             found += 1;
             if found == occurrence {
                 return Some(i);
@@ -157,7 +158,10 @@ pub fn judge_cycle(board: &mut Board, plies: usize) -> CycleVerdict {
     let mut check = [true; 2];
     let mut chase = [u64::MAX; 2];
     // Walk back to the start of the cycle, then replay it.
-    let moves: Vec<Move> = board.history()[n - plies..].iter().map(|u| u.mv).collect();
+    let moves: Vec<Move> = board.history()[n - plies..]
+        .iter()
+        .map(|u| u.mv())
+        .collect();
     for _ in 0..plies {
         board.unmake_move();
     }
@@ -167,7 +171,7 @@ pub fn judge_cycle(board: &mut Board, plies: usize) -> CycleVerdict {
         let attacks_before = attack_pairs(board, mover);
         let shields_before = shields(board, their_king);
         board.make_move(m);
-        let gave_check = board.history().last().is_some_and(|u| u.check);
+        let gave_check = board.history().last().is_some_and(|u| u.gave_check());
         let new_shields = shields(board, their_king) & !shields_before;
         // Their pieces newly pinned: what they protected may now be a chase.
         let new_pins = new_shields & side_ids(their_king);
@@ -182,7 +186,7 @@ pub fn judge_cycle(board: &mut Board, plies: usize) -> CycleVerdict {
         } else {
             0
         };
-        let new = chases(board, mover)
+        let new = chase_ids(board, mover)
             .into_iter()
             .filter(|&(a, v)| {
                 !attacks_before.contains(&(a, v))
@@ -207,12 +211,12 @@ fn shields(board: &Board, king_color: Color) -> u64 {
         return 0;
     }
     let mut set = 0u64;
-    for i in 0..crate::types::SQUARES {
+    for i in 0..SQUARES {
         let id = board.cell(i);
         if id == 0 {
             continue;
         }
-        let sq = crate::types::Square::from_index_unchecked(i);
+        let sq = Square::from_index_unchecked(i);
         if board.king_exposed_without(king_color, sq) {
             set |= 1 << id;
         }
@@ -251,27 +255,62 @@ fn with_side_to_move<T>(board: &mut Board, side: Color, f: impl FnOnce(&mut Boar
 }
 
 /// The enemy pieces that `side` chases in this position, as a bit set of
-/// piece ids (bit `id` set; ids as [`Board::cell`] gives them); see
+/// the board's piece ids (bit `id` set; an id stays with its piece as it
+/// moves, so sets from different moves of a cycle can be intersected); see
 /// [`chases`]. The board is left as it was.
-pub fn chased_by(board: &mut Board, side: Color) -> u64 {
-    chases(board, side)
+fn chased_by(board: &mut Board, side: Color) -> u64 {
+    chase_ids(board, side)
         .into_iter()
         .fold(0, |set, (_, victim)| set | 1 << victim)
 }
 
-/// The chases of `side` in this position, as (attacker id, victim id) pairs
-/// (ids as [`Board::cell`] gives them; an id stays with its piece as it
-/// moves): attacks on enemy pieces that `side` could win. `side` need not be
-/// the side to move. The board is left as it was.
+/// The chases of `side` in this position: (attacker square, victim square)
+/// for each attack on an enemy piece that `side` could win. `side` need
+/// not be the side to move. The board is left as it was.
 ///
 /// An attack counts if the capture is legal and either the victim is worth
 /// more by kind (a horse or cannon attacking a rook; an advisor or elephant
 /// attacking a rook, horse or cannon) or the victim cannot be legally
-/// recaptured. Kings and pawns never
-/// chase; kings and pawns that have not crossed the river are never chased.
-/// An attack on a piece of the same kind that can legally capture back is
-/// mutual and does not count.
-pub fn chases(board: &mut Board, side: Color) -> Vec<(u8, u8)> {
+/// recaptured. Kings and pawns never chase; kings and pawns that have not
+/// crossed the river are never chased. An attack on a piece of the same
+/// kind that can legally capture back is mutual and does not count.
+///
+/// ```
+/// use xiangqi::rules::chases;
+/// use xiangqi::{Board, Color, Square};
+///
+/// let mut board: Board = "4k4/9/c7R/9/9/9/9/9/9/3K5 b".parse()?;
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// // The red rook on i7 attacks the black cannon on a7, which nothing can
+/// // take back: a chase, though Black is to move.
+/// assert_eq!(chases(&mut board, Color::Red), [(sq("i7"), sq("a7"))]);
+/// // The cannon has no screen: it attacks nothing.
+/// assert!(chases(&mut board, Color::Black).is_empty());
+/// # Ok::<(), xiangqi::FenError>(())
+/// ```
+pub fn chases(board: &mut Board, side: Color) -> Vec<(Square, Square)> {
+    // Ids stay with their pieces; here, in one position, squares name them.
+    let mut square_of_id = [None; 48];
+    for s in 0..SQUARES {
+        let id = usize::from(board.cell(s));
+        if id != 0 {
+            square_of_id[id] = Some(Square::from_index_unchecked(s));
+        }
+    }
+    chase_ids(board, side)
+        .into_iter()
+        .filter_map(|(attacker, victim)| {
+            Some((
+                square_of_id[usize::from(attacker)]?,
+                square_of_id[usize::from(victim)]?,
+            ))
+        })
+        .collect()
+}
+
+/// [`chases`] by piece id (as [`Board::cell`] gives them) rather than
+/// square, so that `judge_cycle` can follow the pieces through a cycle.
+fn chase_ids(board: &mut Board, side: Color) -> Vec<(u8, u8)> {
     with_side_to_move(board, side, |board| {
         let mut captures = crate::board::MoveList::new();
         board.gen_captures(&mut captures);

@@ -5,6 +5,7 @@
 //! Black's on `e9`; the river lies between ranks 4 and 5.
 
 use std::fmt;
+use std::str::FromStr;
 
 /// Number of files (`a`..`i`) of the board.
 pub const FILES: usize = 9;
@@ -235,17 +236,25 @@ impl Piece {
 ///
 /// Files `a`..`i` (0..8) run from Red's left to Red's right, ranks `0`..`9`
 /// from Red's back rank to Black's. `Display` and [`Square::parse`] use the
-/// coordinates `e0`.
+/// coordinates `e0`, and so does `Debug`; `str::parse` ([`FromStr`]) reads
+/// them with a typed error.
 ///
 /// ```
-/// use xiangqi::Square;
+/// use xiangqi::{ParseSquareError, Square};
 ///
 /// let sq = Square::parse("h2").unwrap();
 /// assert_eq!((sq.file(), sq.rank(), sq.index()), (7, 2, 25));
 /// assert_eq!(Square::new(7, 2), sq);
 /// assert_eq!(sq.to_string(), "h2");
+/// assert_eq!(format!("{sq:?}"), "h2");
+///
+/// let sq: Square = "e9".parse()?;
+/// assert_eq!((sq.file(), sq.rank()), (4, 9));
+/// let err = "j0".parse::<Square>().unwrap_err();
+/// assert_eq!(err.to_string(), "'j0' is not a square (a file a-i then a rank 0-9, like e0)");
+/// # Ok::<(), ParseSquareError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
@@ -353,6 +362,51 @@ impl fmt::Display for Square {
     }
 }
 
+impl fmt::Debug for Square {
+    /// Coordinates, `e0`, as `Display`: shorter to read in assertions and
+    /// logs than the index.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a text is not a [`Square`]: it is given back, cut to its first 16
+/// characters.
+///
+/// ```
+/// use xiangqi::Square;
+///
+/// let err = "E0".parse::<Square>().unwrap_err(); // upper case is not read
+/// assert_eq!(err.text(), "E0");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not a square (a file a-i then a rank 0-9, like e0)")]
+pub struct ParseSquareError {
+    text: String,
+}
+
+impl ParseSquareError {
+    fn new(text: &str) -> ParseSquareError {
+        ParseSquareError {
+            text: text.chars().take(16).collect(),
+        }
+    }
+
+    /// The rejected text (its first 16 characters).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    /// As [`Square::parse`], with a typed error.
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        Square::parse(s).ok_or_else(|| ParseSquareError::new(s))
+    }
+}
+
 /// A move: an origin and a target square, packed in 16 bits as
 /// `from | to << 7`.
 ///
@@ -365,16 +419,30 @@ impl fmt::Display for Square {
 /// real move because a real move has `from != to`. It is also the
 /// `Default`.
 ///
+/// `Debug` prints the coordinates too, so a failed `assert_eq!` on moves
+/// reads `h2e2`. `str::parse` ([`FromStr`]) reads them with a typed error.
+///
 /// ```
-/// use xiangqi::{Move, Square};
+/// use xiangqi::{Move, ParseMoveError, Square};
 ///
 /// let mv = Move::parse("h2e2").unwrap();
 /// assert_eq!(mv.from(), Square::parse("h2").unwrap());
 /// assert_eq!(mv.to(), Square::parse("e2").unwrap());
 /// assert_eq!(mv.to_string(), "h2e2");
+/// assert_eq!(format!("{mv:?}"), "h2e2");
+/// assert_eq!(format!("{:?}", [mv, Move::NONE]), "[h2e2, 0000]");
 /// assert_eq!(Move::parse("h2h2"), None);
+///
+/// let mv: Move = "b0c2".parse()?;
+/// assert_eq!(mv.to(), "c2".parse::<Square>()?);
+/// assert!(matches!("h2h2".parse::<Move>(), Err(ParseMoveError::SameSquare(_))));
+/// assert_eq!(
+///     "h2-e2".parse::<Move>().unwrap_err().to_string(),
+///     "'h2-e2' is not a move (two squares in coordinates, like h2e2)"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(u16);
 
 impl Move {
@@ -462,6 +530,46 @@ impl fmt::Display for Move {
     }
 }
 
+impl fmt::Debug for Move {
+    /// As `Display`: `h2e2`, `0000` for `Move::NONE`. The packed bits would
+    /// say nothing to a reader.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a text is not a [`Move`] in coordinates (the text is given back, cut
+/// to its first 16 characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseMoveError {
+    /// Not two squares such as `h2e2` (four characters, lower case, no dash).
+    #[error("'{0}' is not a move (two squares in coordinates, like h2e2)")]
+    Syntax(String),
+    /// Two squares, but the same one twice: no piece moves to where it stands.
+    #[error("'{0}' is not a move (it starts and ends on the same square)")]
+    SameSquare(String),
+}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// As [`Move::parse`], with a typed error. Syntax only: legality is the
+    /// board's job ([`crate::Board::parse_move`]).
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let shown = || s.chars().take(16).collect::<String>();
+        match Move::parse(s) {
+            Some(mv) => Ok(mv),
+            None if s.len() == 4 && s.is_char_boundary(2) && s[..2] == s[2..] => {
+                match Square::parse(&s[..2]) {
+                    Some(_) => Err(ParseMoveError::SameSquare(shown())),
+                    None => Err(ParseMoveError::Syntax(shown())),
+                }
+            }
+            None => Err(ParseMoveError::Syntax(shown())),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,6 +602,47 @@ mod tests {
         assert!(Move::parse("z2e2").is_none());
         assert_eq!(Move::from_raw(0xffff), Move::NONE);
         assert_eq!(m.mirror().to_string(), "b2e2");
+    }
+
+    #[test]
+    fn from_str_gives_typed_errors() {
+        for i in 0..SQUARES {
+            let s = Square::from_index(i).unwrap();
+            assert_eq!(s.to_string().parse::<Square>(), Ok(s));
+            assert_eq!(format!("{s:?}"), s.to_string());
+        }
+        for bad in ["", "e", "j0", "e10", "E0", "e0 ", "ü0"] {
+            let err = bad.parse::<Square>().unwrap_err();
+            assert_eq!(err.text(), bad);
+        }
+        let long = "x".repeat(100);
+        assert_eq!(long.parse::<Square>().unwrap_err().text().len(), 16);
+
+        assert_eq!(
+            "h2e2".parse::<Move>(),
+            Ok(Move::new(Square::new(7, 2), Square::new(4, 2)))
+        );
+        assert_eq!(
+            "h2h2".parse::<Move>(),
+            Err(ParseMoveError::SameSquare("h2h2".into()))
+        );
+        for bad in [
+            "", "h2e", "h2-e2", "H2E2", "j2e2", "h2e2 ", "0000", "ü2e2", "jjjj",
+        ] {
+            assert_eq!(
+                bad.parse::<Move>(),
+                Err(ParseMoveError::Syntax(bad.into())),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn debug_prints_coordinates() {
+        let m = Move::parse("b0c2").unwrap();
+        assert_eq!(format!("{m:?}"), "b0c2");
+        assert_eq!(format!("{:?}", Move::NONE), "0000");
+        assert_eq!(format!("{:?}", Some(m.from())), "Some(b0)");
     }
 
     #[test]

@@ -26,10 +26,7 @@ use crate::score::Score;
 pub use endgame::{KNOWN_WIN, known_win, scale};
 use params::*;
 use xiangqi::board::Board;
-use xiangqi::board::geometry::{
-    ELEPHANT_STEPS, FILE_VIEW, HORSE_STEPS, KING_STEPS, PAWN_STEPS, RANK_VIEW, line_bits,
-};
-use xiangqi::types::{Color, FILES, PieceKind, SQUARES, Square};
+use xiangqi::types::{Color, PieceKind};
 
 /// Receives the features of a position.
 pub trait Accumulator {
@@ -66,21 +63,16 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
     for us in Color::BOTH {
         let them = us.flip();
         let their_king = board.king_square(them);
-        // Squares next to their king inside their palace: where attacks hurt.
-        let mut palace_zone = [false; SQUARES];
-        palace_zone[their_king.index()] = true;
-        for (s, _) in KING_STEPS[their_king.index()].iter() {
-            palace_zone[s] = true;
-        }
+        // Their king's square and its steps inside their palace: where attacks hurt.
+        let mut palace_zone = board.targets(their_king);
+        palace_zone.insert(their_king);
         let mut attackers = 0;
         let (mut horse_attacks, mut cannon_attacks) = (false, false);
 
         for s in board.squares_of(us, PieceKind::Rook) {
             let (f, r) = (s.file(), s.rank());
-            let rv = &RANK_VIEW[f][board.rank_occ(r) as usize];
-            let fv = &FILE_VIEW[r][board.file_occ(f) as usize];
-            let reach = (rv.quiet | rv.first).count_ones() + (fv.quiet | fv.first).count_ones();
-            acc.add(MOB_ROOK + (reach as usize).min(MOB_ROOK_N - 1), us, 1);
+            let attacked = board.targets(s);
+            acc.add(MOB_ROOK + attacked.len().min(MOB_ROOK_N - 1), us, 1);
             // An open file: nothing of ours in front of the rook.
             let ahead = if us == Color::Red {
                 board.file_occ(f) >> (r + 1)
@@ -90,17 +82,16 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
             if ahead == 0 {
                 acc.add(ROOK_OPEN_FILE, us, 1);
             }
-            if line_hits(s, &palace_zone, rv.quiet | rv.first, fv.quiet | fv.first) {
+            if !(attacked & palace_zone).is_empty() {
                 attackers += 1;
                 acc.add(ATTACKER_ROOK, us, 1);
             }
         }
         for s in board.squares_of(us, PieceKind::Cannon) {
             let (f, r) = (s.file(), s.rank());
-            let rv = &RANK_VIEW[f][board.rank_occ(r) as usize];
-            let fv = &FILE_VIEW[r][board.file_occ(f) as usize];
-            let reach = (rv.quiet | rv.second).count_ones() + (fv.quiet | fv.second).count_ones();
-            acc.add(MOB_CANNON + (reach as usize).min(MOB_CANNON_N - 1), us, 1);
+            let captures = board.targets(s);
+            let reach = board.quiet_targets(s).len() + captures.len();
+            acc.add(MOB_CANNON + reach.min(MOB_CANNON_N - 1), us, 1);
             if f == their_king.file() {
                 // Pieces between the cannon and their king.
                 let (lo, hi) = (r.min(their_king.rank()), r.max(their_king.rank()));
@@ -114,27 +105,21 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
             if s.relative_rank(us) == 9 {
                 acc.add(CANNON_BOTTOM, us, 1);
             }
-            if line_hits(s, &palace_zone, rv.second, fv.second) {
+            if !(captures & palace_zone).is_empty() {
                 attackers += 1;
                 cannon_attacks = true;
                 acc.add(ATTACKER_CANNON, us, 1);
             }
         }
         for s in board.squares_of(us, PieceKind::Horse) {
-            let mut reach = 0;
-            let mut hits = false;
-            for (to, leg) in HORSE_STEPS[s.index()].iter() {
-                if board.cell(leg) != 0 {
-                    continue;
-                }
-                // Empty squares and enemy pieces count.
-                if board.cell(to) & xiangqi::board::color_bit(us) == 0 {
-                    reach += 1;
-                }
-                hits |= palace_zone[to];
-            }
-            acc.add(MOB_HORSE + (reach as usize).min(MOB_HORSE_N - 1), us, 1);
-            if hits {
+            let jumps = board.targets(s);
+            // Empty squares and enemy pieces count.
+            let reach = jumps
+                .iter()
+                .filter(|&to| board.piece_at(to).is_none_or(|p| p.color() != us))
+                .count();
+            acc.add(MOB_HORSE + reach.min(MOB_HORSE_N - 1), us, 1);
+            if !(jumps & palace_zone).is_empty() {
                 attackers += 1;
                 horse_attacks = true;
                 acc.add(ATTACKER_HORSE, us, 1);
@@ -145,10 +130,7 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
         for s in board.squares_of(us, PieceKind::Pawn) {
             if s.relative_rank(us) >= 5 {
                 pawn_ranks[s.rank()] |= 1 << s.file();
-                if PAWN_STEPS[us.index()][s.index()]
-                    .iter()
-                    .any(|(t, _)| palace_zone[t])
-                {
+                if !(board.targets(s) & palace_zone).is_empty() {
                     attackers += 1;
                     acc.add(ATTACKER_PAWN, us, 1);
                 }
@@ -172,20 +154,11 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
         // Elephants that guard each other.
         let mut el = board.squares_of(us, PieceKind::Elephant);
         if let (Some(a), Some(b)) = (el.next(), el.next())
-            && ELEPHANT_STEPS[a.index()]
-                .iter()
-                .any(|(t, eye)| t == b.index() && board.cell(eye) == 0)
+            && board.targets(a).contains(b)
         {
             acc.add(ELEPHANTS_LINKED, us, 1);
         }
     }
-}
-
-/// Do the attacked squares of a line piece on `s` reach the zone?
-#[inline]
-fn line_hits(s: Square, zone: &[bool; SQUARES], rank_mask: u16, file_mask: u16) -> bool {
-    line_bits(rank_mask).any(|f| zone[s.rank() * FILES + f])
-        || line_bits(file_mask).any(|r| zone[r * FILES + s.file()])
 }
 
 /// Evaluation from Red's point of view, without the tempo bonus.

@@ -18,7 +18,7 @@ impl Worker<'_> {
         let mut before_root = 0;
         let mut cycle = None;
         for i in (4..=self.board.repetition_window()).step_by(2) {
-            if hist[hist.len() - i].key == key {
+            if hist[hist.len() - i].key_before() == key {
                 if i < ply {
                     cycle = Some(i);
                     break;
@@ -60,7 +60,7 @@ impl Worker<'_> {
         let tag = hist[hist.len() - plies..]
             .iter()
             .fold(self.board.key() ^ plies as u64, |t, u| {
-                t.rotate_left(7) ^ u.key
+                t.rotate_left(7) ^ u.key_before()
             });
         let slot = (tag as usize) % RULE_CACHE;
         if let Some((t, o)) = self.rule_cache[slot]

@@ -92,7 +92,7 @@ fn quiet(board: &Position) -> bool {
     if board.in_check() {
         return false;
     }
-    if board.history().last().is_some_and(|u| u.captured != 0) {
+    if board.history().last().is_some_and(|u| u.is_capture()) {
         return false;
     }
     !board

@@ -151,7 +151,7 @@ impl Board {
     #[inline]
     pub fn in_check(&self) -> bool {
         match self.history().last() {
-            Some(u) => u.check,
+            Some(u) => u.gave_check(),
             None => self.is_in_check(self.side_to_move()),
         }
     }

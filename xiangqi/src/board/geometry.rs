@@ -1,4 +1,6 @@
-//! Low-level: the move geometry of every piece, computed at compile time.
+//! The move geometry of every piece, computed at compile time. Private:
+//! users see it through [`Board::targets`](crate::Board::targets) and the
+//! move generator.
 //!
 //! Step pieces (king, advisor, elephant, horse, pawn) get per-square target
 //! lists with their blocking square (elephant eye, horse leg). Sliders (rook,
@@ -14,29 +16,6 @@
 //! [`Board::rank_occ`](crate::Board::rank_occ) and
 //! [`Board::file_occ`](crate::Board::file_occ) give them. The tables do not
 //! look at the board: blocking squares are for the caller to test.
-//!
-//! ```
-//! use xiangqi::board::geometry::{HORSE_STEPS, RANK_VIEW};
-//! use xiangqi::{Board, Square};
-//!
-//! let board = Board::startpos();
-//! let sq = |s: &str| Square::parse(s).unwrap().index();
-//! // The horse on b0 can go to a2 and c2 (legs b1, free) and d1 (leg c0,
-//! // taken by the elephant).
-//! let free: Vec<usize> = HORSE_STEPS[sq("b0")]
-//!     .iter()
-//!     .filter(|&(_, leg)| board.cell(leg) == 0)
-//!     .map(|(to, _)| to)
-//!     .collect();
-//! assert_eq!(free, [sq("c2"), sq("a2")]);
-//! // The cannon on h2 (file 7) along rank 2: empty squares it reaches, and
-//! // the pieces it could capture by jumping one (none: the rank has only
-//! // the two cannons).
-//! let view = RANK_VIEW[7][board.rank_occ(2) as usize];
-//! assert_eq!(view.quiet, 0b1_0111_1100);
-//! assert_eq!(view.first, 1 << 1); // the other cannon, on b2
-//! assert_eq!(view.second, 0);
-//! ```
 
 use crate::types::{FILES, RANKS, SQUARES};
 
@@ -64,16 +43,10 @@ impl Steps {
         self
     }
 
-    /// Number of steps.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
+    /// Number of steps (the tests check the tables with it).
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.len as usize
-    }
-
-    /// Are there no steps (no target square at all)?
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// The steps as `(target, via)` square indices: `via` must be empty for
@@ -283,11 +256,6 @@ pub static PAWN_ATTACKERS: [[Steps; SQUARES]; 2] = [pawn_attackers(0), pawn_atta
 /// The positions of the set bits of a line mask, lowest first: the files
 /// (for a rank mask) or ranks (for a file mask) of the squares it holds.
 ///
-/// ```
-/// use xiangqi::board::geometry::line_bits;
-///
-/// assert_eq!(line_bits(0b10_0000_0101).collect::<Vec<_>>(), [0, 2, 9]);
-/// ```
 #[inline(always)]
 pub fn line_bits(mut m: u16) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {

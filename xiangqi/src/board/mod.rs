@@ -1,43 +1,41 @@
 //! The [`Board`]: a position with its move history.
 //!
-//! Most users need only [`Board::from_fen`], [`Board::legal_moves`],
-//! [`Board::parse_move`], [`Board::make_move`] / [`Board::unmake_move`] and
-//! the accessors such as [`Board::piece_at`], [`Board::side_to_move`] and
-//! [`Board::in_check`]; the submodules hold the parts of `Board`'s
-//! implementation (their methods are on `Board`) and the few types they
-//! bring.
+//! Most users need only [`Board::from_fen`] (or `str::parse`),
+//! [`Board::legal_moves`], [`Board::parse_move`], [`Board::play`] (or the
+//! unchecked [`Board::make_move`]) / [`Board::unmake_move`],
+//! [`Board::outcome`] and the accessors such as [`Board::piece_at`],
+//! [`Board::side_to_move`] and [`Board::in_check`]; the submodules hold the
+//! parts of `Board`'s implementation (their methods are on `Board`) and the
+//! few types they bring.
 //!
-//! # Representation (the low-level API)
+//! # For engines
 //!
-//! The board is a 90-square mailbox of piece ids plus a square for every
-//! piece id (the piece lists), rank and file occupancy bits for the sliders,
-//! and the Zobrist key, all updated incrementally by `make_move` /
-//! `unmake_move`. A search engine can read them directly:
-//!
-//! - **Piece ids**, as [`Board::cell`] returns them: 0 is an empty square;
-//!   Red pieces are 16..32 and Black pieces 32..48, so
-//!   `id & color_bit(color) != 0` ([`color_bit`]) tells the owner. Within a
-//!   side the low four bits are a slot: 0 king, 1-2 advisors, 3-4 elephants,
-//!   5-6 horses, 7-8 rooks, 9-10 cannons, 11-15 pawns. A FEN with more pieces
-//!   of a kind than that is rejected, so every legal position fits. An id
-//!   stays with its piece while it moves, so a set of ids (a `u64` with bit
-//!   `id` set) names pieces across moves, as [`crate::rules::chases`] does.
-//! - **Occupancy bits**: [`Board::rank_occ`]`(rank)` has bit `file` set for
-//!   each occupied square of the rank (9 bits), [`Board::file_occ`]`(file)`
-//!   bit `rank` for each occupied square of the file (10 bits). They index
-//!   the slider tables [`geometry::RANK_VIEW`] and [`geometry::FILE_VIEW`].
-//! - **Square indices** are [`Square::index`] values, `rank * 9 + file`.
+//! The board is a 90-square mailbox plus a square for every piece (the
+//! piece lists), rank and file occupancy bits for the sliders, and the
+//! Zobrist key, all updated incrementally by `make_move` / `unmake_move`.
+//! The mailbox encoding and the precomputed move geometry are private; a
+//! search engine reads the position through typed queries that cost about
+//! what a table lookup does: [`Board::targets`] and
+//! [`Board::quiet_targets`] (what a piece reaches, as a
+//! [`SquareSet`](crate::SquareSet)), [`Board::squares_of`],
+//! [`Board::count`], [`Board::pins`] with [`Board::is_legal_with`], and the
+//! occupancy bits [`Board::rank_occ`]`(rank)` (bit `file` set for each
+//! occupied square of the rank) and [`Board::file_occ`]`(file)` (bit `rank`
+//! set for each occupied square of the file).
 
 pub mod attacks;
 pub mod fen;
-pub mod geometry;
+mod geometry;
+mod history;
 pub mod movegen;
 pub mod see;
+mod targets;
 pub mod zobrist;
 
 pub use attacks::Pins;
 pub use fen::{FenError, START_FEN};
-pub use movegen::MoveList;
+pub use history::Undo;
+pub use movegen::{MoveList, MoveListIntoIter};
 pub use see::PieceValues;
 
 use crate::types::{Color, FILES, Move, Piece, PieceKind, RANKS, SQUARES, Square};
@@ -83,7 +81,7 @@ pub(crate) static CELL_PIECE: [u8; 48] = cell_pieces();
 /// [`Board::cell`] value `c` holds a piece of `color` if
 /// `c & color_bit(color) != 0` (an empty square, 0, has neither bit).
 #[inline(always)]
-pub const fn color_bit(color: Color) -> u8 {
+pub(crate) const fn color_bit(color: Color) -> u8 {
     16 << color as u8
 }
 
@@ -93,7 +91,11 @@ pub(crate) const fn id_base(color: Color) -> usize {
     16 + 16 * color as usize
 }
 
-/// Why [`Board::parse_move`] rejected a move.
+/// How many times a position must occur for [`Board::outcome`] to end the
+/// game by repetition: the third time, as matches (and most servers) play.
+pub const OUTCOME_FOLD: usize = 3;
+
+/// Why [`Board::parse_move`] or [`Board::play`] rejected a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The text is not ICCS coordinates of a move (`h2e2`): it is given back.
@@ -107,29 +109,6 @@ pub enum MoveError {
         /// The position it was tried in.
         fen: String,
     },
-}
-
-/// One move of the history ([`Board::history`]): what `unmake_move` needs,
-/// and what the rules need of the game so far.
-#[derive(Clone, Copy, Debug)]
-pub struct Undo {
-    /// The move made (`Move::NONE` for a null move).
-    pub mv: Move,
-    /// Id of the captured piece (see [`Board::cell`]), 0 if none.
-    pub captured: u8,
-    /// The move gave check (the side to move after it is in check).
-    pub check: bool,
-    /// Key of the position before the move.
-    pub key: u64,
-    /// [`Board::rule60`] before the move.
-    pub rule60: u16,
-    /// [`Board::since_capture`] before the move.
-    pub since_capture: u16,
-    /// Plies since the last null move, before the move.
-    pub since_null: u16,
-    /// Checks given by Red and by Black since the last capture, before the
-    /// move (the natural-move counter stops counting after each side's tenth).
-    pub check10: [u8; 2],
 }
 
 /// A Xiangqi position and the moves that led to it.
@@ -262,13 +241,16 @@ impl Board {
         }
     }
 
-    /// Low-level: the raw mailbox entry of the square with index `sq`
-    /// ([`Square::index`]): the piece id, 0 for an empty square, 16..32 for
-    /// a Red piece and 32..48 for a Black one (see the [module
-    /// docs](self#representation-the-low-level-api) and [`color_bit`]).
-    /// Panics if `sq` is 90 or more. [`Board::piece_at`] is the typed view.
+    /// The raw mailbox entry of the square with index `sq`
+    /// ([`Square::index`]): the piece id. Ids are the board's own: 0 for an
+    /// empty square, 16..32 for a Red piece and 32..48 for a Black one (see
+    /// [`color_bit`]); within a side the low four bits are a slot: 0 king,
+    /// 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 rooks, 9-10 cannons,
+    /// 11-15 pawns. An id stays with its piece while it moves, which is how
+    /// the chase rules follow a piece through a cycle. Panics if `sq` is 90
+    /// or more. [`Board::piece_at`] is the public, typed view.
     #[inline(always)]
-    pub fn cell(&self, sq: usize) -> u8 {
+    pub(crate) fn cell(&self, sq: usize) -> u8 {
         self.cells[sq]
     }
 
@@ -307,16 +289,16 @@ impl Board {
     }
 
     /// Low-level: the occupancy bits of `rank` (0..10): bit `f` is set when
-    /// the square on file `f` of that rank holds a piece (9 bits used). The
-    /// index of [`geometry::RANK_VIEW`]. Panics if `rank` is 10 or more.
+    /// the square on file `f` of that rank holds a piece (9 bits used).
+    /// Panics if `rank` is 10 or more.
     #[inline(always)]
     pub fn rank_occ(&self, rank: usize) -> u16 {
         self.rank_occ[rank]
     }
 
     /// Low-level: the occupancy bits of `file` (0..9): bit `r` is set when
-    /// the square on rank `r` of that file holds a piece (10 bits used). The
-    /// index of [`geometry::FILE_VIEW`]. Panics if `file` is 9 or more.
+    /// the square on rank `r` of that file holds a piece (10 bits used).
+    /// Panics if `file` is 9 or more.
     #[inline(always)]
     pub fn file_occ(&self, file: usize) -> u16 {
         self.file_occ[file]
@@ -566,6 +548,68 @@ impl Board {
         }
     }
 
+    /// Play `mv` if it is legal here, recording it in the history; otherwise
+    /// leave the board as it was and say why. The checked counterpart of
+    /// [`Board::make_move`], for moves from outside (a user, a file, another
+    /// program); take it back with [`Board::unmake_move`].
+    ///
+    /// ```
+    /// use xiangqi::{Board, Move, MoveError};
+    ///
+    /// let mut board = Board::startpos();
+    /// board.play("h2e2".parse()?)?;
+    /// assert_eq!(board.history().len(), 1);
+    ///
+    /// // Red's cannon cannot move again: it is Black's turn.
+    /// let err = board.play("e2e6".parse()?).unwrap_err();
+    /// assert!(matches!(err, MoveError::Illegal { .. }));
+    /// assert_eq!(board.history().len(), 1);
+    /// assert!(board.play(Move::NONE).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        if !self.is_legal_move(mv) {
+            return Err(MoveError::Illegal {
+                mv,
+                fen: self.to_fen(),
+            });
+        }
+        self.make_move(mv);
+        Ok(())
+    }
+
+    /// The ruling on the game played on this board, from the position and
+    /// the moves it recorded: checkmate, stalemate, a repetition (ruled for
+    /// perpetual check and chase), the natural-move limit or a dead draw.
+    ///
+    /// A repetition ends the game when the position occurs for the third
+    /// time ([`OUTCOME_FOLD`]), as matches play it. For another count, or
+    /// to rule at the first recurrence as the rule texts do, call
+    /// [`crate::rules::judge`] with the count.
+    ///
+    /// ```
+    /// use xiangqi::{Board, Color, Outcome, Reason};
+    ///
+    /// let mut board = Board::startpos();
+    /// assert_eq!(board.outcome(), Outcome::Ongoing);
+    ///
+    /// // A rook checks from h8 and h9 in turn; the king steps up and back.
+    /// let mut board: Board = "4k4/7R1/9/p8/9/9/9/9/9/3K5 w".parse()?;
+    /// for _ in 0..2 {
+    ///     for text in ["h8h9", "e9e8", "h9h8", "e8e9"] {
+    ///         assert_eq!(board.outcome(), Outcome::Ongoing);
+    ///         board.play(text.parse()?)?;
+    ///     }
+    /// }
+    /// // The start position is back for the third time: Red checked with
+    /// // every move, so Red loses.
+    /// assert_eq!(board.outcome(), Outcome::Win(Color::Black, Reason::PerpetualCheck));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn outcome(&self) -> crate::rules::Outcome {
+        crate::rules::judge(self, OUTCOME_FOLD)
+    }
+
     /// Is `mv` (any move value) a legal move in this position?
     pub fn is_legal_move(&self, mv: Move) -> bool {
         self.is_pseudo_legal(mv) && self.is_legal(mv)
@@ -598,6 +642,25 @@ impl Board {
 pub(crate) fn piece_of_id(id: u8) -> Piece {
     let code = CELL_PIECE[id as usize] as usize;
     Piece::new(Color::from_index(code / 7), PieceKind::from_index(code % 7))
+}
+
+impl std::str::FromStr for Board {
+    type Err = FenError;
+
+    /// As [`Board::from_fen`].
+    ///
+    /// ```
+    /// use xiangqi::{Board, Color, FenError};
+    ///
+    /// let board: Board = "3k5/9/9/9/9/9/9/9/4R4/4K4 b".parse()?;
+    /// assert_eq!(board.side_to_move(), Color::Black);
+    /// assert_eq!("9/9/9/9/9/9/9/9/9/4K4 w".parse::<Board>().unwrap_err(),
+    ///            FenError::MissingKing(Color::Black));
+    /// # Ok::<(), FenError>(())
+    /// ```
+    fn from_str(fen: &str) -> Result<Board, FenError> {
+        Board::from_fen(fen)
+    }
 }
 
 impl std::fmt::Debug for Board {

@@ -108,6 +108,87 @@ impl MoveList {
     }
 }
 
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIntoIter;
+
+    /// The moves, in order, by value.
+    ///
+    /// ```
+    /// use xiangqi::{Board, Move};
+    ///
+    /// let board = Board::startpos();
+    /// let mut count = 0;
+    /// for mv in board.legal_moves() {
+    ///     assert!(board.is_legal_move(mv));
+    ///     count += 1;
+    /// }
+    /// assert_eq!(count, 44);
+    /// let moves: Vec<Move> = board.legal_moves().into_iter().collect();
+    /// assert_eq!(moves.len(), 44);
+    /// ```
+    fn into_iter(self) -> MoveListIntoIter {
+        MoveListIntoIter {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = Move;
+    type IntoIter = std::iter::Copied<std::slice::Iter<'a, Move>>;
+
+    /// The moves, in order, by value (as [`MoveList::iter`]).
+    ///
+    /// ```
+    /// use xiangqi::Board;
+    ///
+    /// let board = Board::startpos();
+    /// let moves = board.legal_moves();
+    /// let mut captures = 0;
+    /// for mv in &moves {
+    ///     captures += usize::from(board.piece_at(mv.to()).is_some());
+    /// }
+    /// assert_eq!(captures, 2); // the cannons take the horses
+    /// assert_eq!(moves.len(), 44); // still there
+    /// ```
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter().copied()
+    }
+}
+
+/// The moves of a [`MoveList`] taken by value (`for mv in board.legal_moves()`).
+#[derive(Clone)]
+pub struct MoveListIntoIter {
+    list: MoveList,
+    next: usize,
+}
+
+impl Iterator for MoveListIntoIter {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        let mv = self.list.as_slice().get(self.next).copied()?;
+        self.next += 1;
+        Some(mv)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.list.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for MoveListIntoIter {}
+
+impl std::fmt::Debug for MoveList {
+    /// The moves as a list, `[h2e2, h9g7]`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
 /// Which moves to generate.
 const CAPTURES: u8 = 1;
 const QUIETS: u8 = 2;
