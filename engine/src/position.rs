@@ -247,6 +247,19 @@ impl Position {
     }
 }
 
+/// The hand-made evaluation reads the incremental sums through this.
+impl eval::Evaluated for Position {
+    #[inline(always)]
+    fn psq(&self, color: Color) -> Score {
+        self.psq[color.index()]
+    }
+
+    #[inline(always)]
+    fn phase(&self) -> i32 {
+        self.phase
+    }
+}
+
 impl Deref for Position {
     type Target = Board;
 

@@ -148,8 +148,8 @@ pub mod rules;
 mod square_set;
 pub mod types;
 
-pub use board::{Board, FenError, MoveError, MoveList, OUTCOME_FOLD, START_FEN, Undo};
-pub use rules::{Outcome, Reason};
+pub use board::{Board, FenError, MoveError, MoveList, START_FEN, Undo};
+pub use rules::{OUTCOME_FOLD, Outcome, Reason};
 pub use square_set::{SquareSet, SquareSetIter};
 pub use types::{
     Color, FILES, Move, ParseMoveError, ParseSquareError, Piece, PieceKind, RANKS, SQUARES, Square,

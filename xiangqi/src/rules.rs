@@ -489,6 +489,46 @@ pub fn judge(board: &Board, fold: usize) -> Outcome {
     Outcome::Ongoing
 }
 
+/// How many times a position must occur for [`Board::outcome`] to end the
+/// game by repetition: the third time, as matches (and most servers) play.
+pub const OUTCOME_FOLD: usize = 3;
+
+/// The rules' ruling as a method of the board (here, so that the board
+/// does not depend on the rules).
+impl Board {
+    /// The ruling on the game played on this board, from the position and
+    /// the moves it recorded: checkmate, stalemate, a repetition (ruled for
+    /// perpetual check and chase), the natural-move limit or a dead draw.
+    ///
+    /// A repetition ends the game when the position occurs for the third
+    /// time ([`OUTCOME_FOLD`]), as matches play it. For another count, or
+    /// to rule at the first recurrence as the rule texts do, call
+    /// [`judge`] with the count.
+    ///
+    /// ```
+    /// use xiangqi::{Board, Color, Outcome, Reason};
+    ///
+    /// let mut board = Board::startpos();
+    /// assert_eq!(board.outcome(), Outcome::Ongoing);
+    ///
+    /// // A rook checks from h8 and h9 in turn; the king steps up and back.
+    /// let mut board: Board = "4k4/7R1/9/p8/9/9/9/9/9/3K5 w".parse()?;
+    /// for _ in 0..2 {
+    ///     for text in ["h8h9", "e9e8", "h9h8", "e8e9"] {
+    ///         assert_eq!(board.outcome(), Outcome::Ongoing);
+    ///         board.play(text.parse()?)?;
+    ///     }
+    /// }
+    /// // The start position is back for the third time: Red checked with
+    /// // every move, so Red loses.
+    /// assert_eq!(board.outcome(), Outcome::Win(Color::Black, Reason::PerpetualCheck));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn outcome(&self) -> Outcome {
+        judge(self, OUTCOME_FOLD)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

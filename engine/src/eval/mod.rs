@@ -21,12 +21,21 @@ pub mod params;
 pub mod psq;
 mod weights;
 
-use crate::position::Position;
 use crate::score::Score;
 pub use endgame::{KNOWN_WIN, known_win, scale};
 use params::*;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, PieceKind};
+
+/// What the evaluation reads of a position: the board, and the piece-square
+/// sums and game phase kept incrementally as moves are made (by
+/// `crate::position::Position`, which evaluates through this module).
+pub trait Evaluated: std::ops::Deref<Target = Board> {
+    /// The piece-square sum of `color` (packed middlegame/endgame score).
+    fn psq(&self, color: Color) -> Score;
+    /// Phase material on the board (see `psq::PHASE_WEIGHT`).
+    fn phase(&self) -> i32;
+}
 
 /// Receives the features of a position.
 pub trait Accumulator {
@@ -53,7 +62,7 @@ const TEMPO: Score = 10;
 
 /// Taper a packed score by the game phase of the board.
 #[inline(always)]
-fn taper(board: &Position, packed: Score) -> Score {
+fn taper(board: &impl Evaluated, packed: Score) -> Score {
     let phase = board.phase().min(psq::MAX_PHASE);
     (packed::mg(packed) * phase + packed::eg(packed) * (psq::MAX_PHASE - phase)) / psq::MAX_PHASE
 }
@@ -162,7 +171,7 @@ pub fn terms<A: Accumulator>(board: &Board, acc: &mut A) {
 }
 
 /// Evaluation from Red's point of view, without the tempo bonus.
-pub fn evaluate_red(board: &Position) -> Score {
+pub fn evaluate_red(board: &impl Evaluated) -> Score {
     let mut sum = Sum(board.psq(Color::Red).wrapping_sub(board.psq(Color::Black)));
     terms(board, &mut sum);
     endgame_knowledge(board, taper(board, sum.0))
@@ -195,7 +204,7 @@ pub fn endgame_scale(board: &Board, v: Score) -> Score {
 
 /// Evaluation from the side to move's point of view.
 #[inline]
-pub fn evaluate(board: &Position) -> Score {
+pub fn evaluate(board: &impl Evaluated) -> Score {
     let v = evaluate_red(board);
     let v = if board.side_to_move() == Color::Red {
         v
@@ -210,7 +219,11 @@ pub fn evaluate(board: &Position) -> Score {
 /// `keep` accepts, and the endgame rules (the scale for material that
 /// cannot win, known wins) only if `scaled`: the UCCI `knowledge` option
 /// (see `crate::strength`).
-pub fn evaluate_partial(board: &Position, keep: impl Fn(usize) -> bool, scaled: bool) -> Score {
+pub fn evaluate_partial(
+    board: &impl Evaluated,
+    keep: impl Fn(usize) -> bool,
+    scaled: bool,
+) -> Score {
     struct Kept<F>(Sum, F);
     impl<F: Fn(usize) -> bool> Accumulator for Kept<F> {
         #[inline(always)]
@@ -237,13 +250,13 @@ pub fn evaluate_partial(board: &Position, keep: impl Fn(usize) -> bool, scaled: 
 
 /// A human-readable breakdown for the `eval` command, ending with
 /// `final evaluation R (red side), S (side to move)`.
-pub fn trace(board: &Position) -> String {
+pub fn trace(board: &impl Evaluated) -> String {
     trace_as(board, "final evaluation")
 }
 
 /// `trace` with another label for its last line (`hand-made evaluation`
 /// when a network has the final word).
-pub fn trace_as(board: &Position, label: &str) -> String {
+pub fn trace_as(board: &impl Evaluated, label: &str) -> String {
     struct Named(Vec<(usize, Color, i32)>);
     impl Accumulator for Named {
         fn add(&mut self, index: usize, color: Color, count: i32) {
@@ -294,6 +307,7 @@ pub fn trace_as(board: &Position, label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
 
     #[test]
     fn start_position_is_balanced() {
