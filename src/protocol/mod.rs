@@ -396,7 +396,7 @@ impl Session {
         let source = self.options.eval.clone();
         match source.network() {
             Ok(net) => {
-                self.engine.set_network(net);
+                self.engine.set_network(net.clone());
                 let msg = match &source {
                     EvalSource::HandMade => "hand-made evaluation, no network".to_string(),
                     EvalSource::BuiltIn => format!(
@@ -404,9 +404,10 @@ impl Session {
                         EMBEDDED_NETWORK.map_or(0, <[u8]>::len)
                     ),
                     EvalSource::File(path) => format!(
-                        "NNUE evaluation using {} ({} bytes)",
+                        "NNUE evaluation using {} ({}, {} bytes)",
                         path.display(),
-                        jiangjun_engine::nnue::network::FILE_LEN
+                        net.as_ref().map_or(String::new(), |n| n.arch().to_string()),
+                        net.as_ref().map_or(0, |n| n.file_len())
                     ),
                 };
                 self.out.info_string(&msg);

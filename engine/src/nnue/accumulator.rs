@@ -6,71 +6,97 @@
 //! one; a capture also subtracts the captured piece. [`Accumulator::update_from`]
 //! does that while copying the parent's values into the child's slot in one
 //! pass, which is how the search's [`AccumulatorStack`] (one accumulator per
-//! ply) will use it: push on make, pop on unmake, nothing to undo.
+//! ply) uses it: push on make, pop on unmake, nothing to undo.
+//!
+//! With king buckets, a king move that changes its side's [`View`] (bucket
+//! or mirror) changes every feature of that side's perspective: that half
+//! alone is recomputed from the pieces after the move, the other half is
+//! updated as usual.
 //!
 //! The arithmetic wraps (`wrapping_add`/`wrapping_sub`): the final values are
 //! exact because every network keeps bias + 32 pieces within `i16` (see
-//! `MAX_L1_WEIGHT`), whatever the order of the updates.
+//! `MAX_L1_WEIGHT`), whatever the order of the updates. The loops run over
+//! blocks of [`L1_STEP`] values, which the compiler vectorises whole
+//! (see `simd`), for any L1.
 
-use super::features::{MAX_ACTIVE, feature_index, for_each_piece};
+use super::arch::L1_STEP;
+use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
 use super::network::Network;
-use super::{L1, evaluate, simd};
+use super::{evaluate, simd};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
-/// The first-layer output of one position from both perspectives, and the
-/// number of pieces (for the output bucket).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub struct Accumulator {
-    /// Indexed by the perspective's `Color::index()`.
-    values: [[i16; L1]; 2],
-    pieces: u32,
+const B: usize = L1_STEP;
+
+#[inline(always)]
+fn blocks(s: &[i16]) -> &[[i16; B]] {
+    s.as_chunks::<B>().0
 }
 
 #[inline(always)]
-fn add_row(dst: &mut [i16; L1], w: &[i16; L1]) {
-    for (d, &w) in dst.iter_mut().zip(w) {
-        *d = d.wrapping_add(w);
-    }
+fn blocks_mut(s: &mut [i16]) -> &mut [[i16; B]] {
+    s.as_chunks_mut::<B>().0
 }
 
 #[inline(always)]
-fn sub_row(dst: &mut [i16; L1], w: &[i16; L1]) {
-    for (d, &w) in dst.iter_mut().zip(w) {
-        *d = d.wrapping_sub(w);
+fn add_row(dst: &mut [i16], w: &[i16]) {
+    for (d, w) in blocks_mut(dst).iter_mut().zip(blocks(w)) {
+        for i in 0..B {
+            d[i] = d[i].wrapping_add(w[i]);
+        }
     }
 }
 
 /// `dst = src + add - sub`.
 #[inline(always)]
-fn add_sub(dst: &mut [i16; L1], src: &[i16; L1], add: &[i16; L1], sub: &[i16; L1]) {
-    for i in 0..L1 {
-        dst[i] = src[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
+fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
+    for (((d, s), a), b) in blocks_mut(dst)
+        .iter_mut()
+        .zip(blocks(src))
+        .zip(blocks(add))
+        .zip(blocks(sub))
+    {
+        for i in 0..B {
+            d[i] = s[i].wrapping_add(a[i]).wrapping_sub(b[i]);
+        }
     }
 }
 
 /// `dst = src + add - sub1 - sub2`.
 #[inline(always)]
-fn add_sub_sub(
-    dst: &mut [i16; L1],
-    src: &[i16; L1],
-    add: &[i16; L1],
-    sub1: &[i16; L1],
-    sub2: &[i16; L1],
-) {
-    for i in 0..L1 {
-        dst[i] = src[i]
-            .wrapping_add(add[i])
-            .wrapping_sub(sub1[i])
-            .wrapping_sub(sub2[i]);
+fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+    for ((((d, s), a), b), c) in blocks_mut(dst)
+        .iter_mut()
+        .zip(blocks(src))
+        .zip(blocks(add))
+        .zip(blocks(sub1))
+        .zip(blocks(sub2))
+    {
+        for i in 0..B {
+            d[i] = s[i]
+                .wrapping_add(a[i])
+                .wrapping_sub(b[i])
+                .wrapping_sub(c[i]);
+        }
     }
+}
+
+/// The first-layer output of one position from both perspectives, the
+/// views they were computed in, and the number of pieces (for the output
+/// bucket).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    /// Red's `L1` values, then Black's (by `Color::index()`).
+    values: Vec<i16>,
+    views: [View; 2],
+    pieces: u32,
 }
 
 impl Accumulator {
     /// The accumulator of an empty board: the biases.
     pub fn new(net: &Network) -> Accumulator {
         Accumulator {
-            values: [*net.l1_bias(); 2],
+            values: [net.l1_bias(), net.l1_bias()].concat(),
+            views: [View::default(); 2],
             pieces: 0,
         }
     }
@@ -101,22 +127,48 @@ impl Accumulator {
     /// Recompute from scratch for a list of pieces (a position that is not
     /// a `Board`, such as a training record).
     pub fn refresh_pieces(&mut self, net: &Network, pieces: &[(Piece, Square)]) {
+        let views = net.features().views_of(pieces);
         simd::dispatch(
             #[inline(always)]
             || {
-                self.values = [*net.l1_bias(); 2];
-                self.pieces = 0;
-                for &(piece, sq) in pieces {
-                    self.add_portable(net, piece, sq);
+                for p in Color::BOTH {
+                    self.refresh_half(net, p, views[p.index()], pieces.iter().copied());
                 }
             },
-        )
+        );
+        self.pieces = pieces.len() as u32;
+    }
+
+    /// Recompute `perspective`'s half in `view` for `pieces`.
+    #[inline(always)]
+    fn refresh_half(
+        &mut self,
+        net: &Network,
+        perspective: Color,
+        view: View,
+        pieces: impl Iterator<Item = (Piece, Square)>,
+    ) {
+        let set = net.features();
+        let l1 = net.l1();
+        let half = &mut self.values[perspective.index() * l1..(perspective.index() + 1) * l1];
+        half.copy_from_slice(net.l1_bias());
+        for (piece, sq) in pieces {
+            add_row(half, net.l1_row(set.index(perspective, view, piece, sq)));
+        }
+        self.views[perspective.index()] = view;
     }
 
     /// The values of `perspective`'s half.
     #[inline(always)]
-    pub fn values(&self, perspective: Color) -> &[i16; L1] {
-        &self.values[perspective.index()]
+    pub fn values(&self, perspective: Color) -> &[i16] {
+        let l1 = self.values.len() / 2;
+        &self.values[perspective.index() * l1..(perspective.index() + 1) * l1]
+    }
+
+    /// The view `perspective`'s half was computed in.
+    #[inline(always)]
+    pub fn view(&self, perspective: Color) -> View {
+        self.views[perspective.index()]
     }
 
     /// Pieces on the board.
@@ -125,65 +177,15 @@ impl Accumulator {
         self.pieces as usize
     }
 
-    /// A piece appears on `sq`.
-    #[inline]
-    pub fn add(&mut self, net: &Network, piece: Piece, sq: Square) {
-        simd::dispatch(
-            #[inline(always)]
-            || self.add_portable(net, piece, sq),
-        )
-    }
-
+    /// The output bucket of the position for `net`.
     #[inline(always)]
-    fn add_portable(&mut self, net: &Network, piece: Piece, sq: Square) {
-        for p in Color::BOTH {
-            add_row(
-                &mut self.values[p.index()],
-                net.l1_row(feature_index(p, piece, sq)),
-            );
-        }
-        self.pieces += 1;
-    }
-
-    /// A piece leaves `sq`.
-    #[inline]
-    pub fn sub(&mut self, net: &Network, piece: Piece, sq: Square) {
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                for p in Color::BOTH {
-                    sub_row(
-                        &mut self.values[p.index()],
-                        net.l1_row(feature_index(p, piece, sq)),
-                    );
-                }
-                self.pieces -= 1;
-            },
-        )
-    }
-
-    /// A piece goes from `from` to `to` (an empty square), in one pass.
-    #[inline]
-    pub fn move_piece(&mut self, net: &Network, piece: Piece, from: Square, to: Square) {
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                for p in Color::BOTH {
-                    let v = &mut self.values[p.index()];
-                    let src = *v;
-                    add_sub(
-                        v,
-                        &src,
-                        net.l1_row(feature_index(p, piece, to)),
-                        net.l1_row(feature_index(p, piece, from)),
-                    );
-                }
-            },
-        )
+    pub fn output_bucket(&self, net: &Network) -> usize {
+        output_bucket(self.piece_count(), net.arch().output_buckets)
     }
 
     /// Become `parent` after `mv`, where `board` is the position `parent`
-    /// holds, before `mv` is made: the copy and the update in one pass.
+    /// holds, before `mv` is made: the copy and the update in one pass (or,
+    /// for the perspective of a king that changes view, a refresh).
     #[inline]
     pub fn update_from(&mut self, parent: &Accumulator, net: &Network, board: &Board, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
@@ -191,22 +193,45 @@ impl Accumulator {
             .piece_at(from)
             .expect("update_from: the move's from-square holds a piece");
         let captured = board.piece_at(to);
+        let set = net.features();
+        let l1 = net.l1();
+        self.values.resize(2 * l1, 0);
         simd::dispatch(
             #[inline(always)]
             || {
                 for p in Color::BOTH {
                     let i = p.index();
-                    let add = net.l1_row(feature_index(p, piece, to));
-                    let sub = net.l1_row(feature_index(p, piece, from));
+                    let view = if piece.kind() == PieceKind::King && piece.color() == p {
+                        set.view(p, to)
+                    } else {
+                        parent.views[i]
+                    };
+                    if view != parent.views[i] {
+                        // The pieces after the move: the mover on `to`,
+                        // whatever stood there gone.
+                        let after = (0..xiangqi::SQUARES).filter_map(|s| {
+                            let sq = Square::from_index_unchecked(s);
+                            if sq == from {
+                                Some((piece, to))
+                            } else if sq == to {
+                                None
+                            } else {
+                                board.piece_at(sq).map(|p| (p, sq))
+                            }
+                        });
+                        self.refresh_half(net, p, view, after);
+                        continue;
+                    }
+                    self.views[i] = view;
+                    let dst = &mut self.values[i * l1..(i + 1) * l1];
+                    let src = &parent.values[i * l1..(i + 1) * l1];
+                    let add = net.l1_row(set.index(p, view, piece, to));
+                    let sub = net.l1_row(set.index(p, view, piece, from));
                     match captured {
-                        None => add_sub(&mut self.values[i], &parent.values[i], add, sub),
-                        Some(cp) => add_sub_sub(
-                            &mut self.values[i],
-                            &parent.values[i],
-                            add,
-                            sub,
-                            net.l1_row(feature_index(p, cp, to)),
-                        ),
+                        None => add_sub(dst, src, add, sub),
+                        Some(cp) => {
+                            add_sub_sub(dst, src, add, sub, net.l1_row(set.index(p, view, cp, to)))
+                        }
                     }
                 }
             },
@@ -290,103 +315,5 @@ impl AccumulatorStack {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rng(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % n
-        }
-    }
-
-    /// Random games, made and unmade in random runs: after every push and
-    /// every pop the stack's accumulator equals one computed from scratch.
-    #[test]
-    fn incremental_updates_equal_a_refresh() {
-        let net = Network::random(1);
-        let mut next = rng(0x5eed);
-        for game in 0..12 {
-            let mut board = Board::startpos();
-            let mut stack = AccumulatorStack::new(&net, &board);
-            let mut nulls = Vec::new();
-            for _ in 0..160 {
-                // Mostly forward, sometimes back a few plies.
-                if !board.history().is_empty() && next(5) == 0 {
-                    for _ in 0..1 + next(3) {
-                        if board.history().is_empty() {
-                            break;
-                        }
-                        if nulls.pop() == Some(true) {
-                            board.unmake_null();
-                        } else {
-                            board.unmake_move();
-                        }
-                        stack.pop();
-                        assert_eq!(stack.current(), &Accumulator::from_board(&net, &board));
-                    }
-                    continue;
-                }
-                if !board.in_check() && next(8) == 0 {
-                    board.make_null();
-                    stack.push_null();
-                    nulls.push(true);
-                } else {
-                    let moves = board.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mv = moves.as_slice()[next(moves.len())];
-                    stack.push_move(&net, &board, mv);
-                    board.make_move(mv);
-                    nulls.push(false);
-                }
-                assert_eq!(stack.ply(), board.history().len(), "game {game}");
-                let fresh = Accumulator::from_board(&net, &board);
-                assert_eq!(stack.current(), &fresh, "game {game}: {}", board.to_fen());
-                assert_eq!(
-                    stack.evaluate(&net, board.side_to_move()),
-                    evaluate(&net, &fresh, board.side_to_move())
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn add_sub_and_move_piece_agree_with_refresh() {
-        let net = Network::random(2);
-        let board = Board::startpos();
-        let mut acc = Accumulator::from_board(&net, &board);
-        assert_eq!(acc.piece_count(), 32);
-        // h2e2 as a move of the cannon.
-        let cannon = board.piece_at(Square::parse("h2").unwrap()).unwrap();
-        let (h2, e2) = (Square::parse("h2").unwrap(), Square::parse("e2").unwrap());
-        let mut moved = acc.clone();
-        moved.move_piece(&net, cannon, h2, e2);
-        let mut after = board.clone();
-        after.make_move(Move::new(h2, e2));
-        assert_eq!(moved, Accumulator::from_board(&net, &after));
-        // Remove and put back a piece.
-        acc.sub(&net, cannon, h2);
-        assert_eq!(acc.piece_count(), 31);
-        acc.add(&net, cannon, h2);
-        assert_eq!(acc, Accumulator::from_board(&net, &board));
-        // The empty board holds the biases.
-        assert_eq!(Accumulator::new(&net).values(Color::Black), net.l1_bias());
-    }
-
-    #[test]
-    fn refresh_resets_the_stack() {
-        let net = Network::random(9);
-        let mut board = Board::startpos();
-        let mut stack = AccumulatorStack::new(&net, &board);
-        let mv = board.parse_move("h2e2").unwrap();
-        stack.push_move(&net, &board, mv);
-        board.make_move(mv);
-        stack.refresh(&net, &board);
-        assert_eq!(stack.ply(), 0);
-        assert_eq!(stack.current(), &Accumulator::from_board(&net, &board));
-    }
-}
+#[path = "accumulator_tests.rs"]
+mod tests;
