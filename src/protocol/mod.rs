@@ -404,9 +404,8 @@ impl Session {
                         EMBEDDED_NETWORK.map_or(0, <[u8]>::len)
                     ),
                     EvalSource::File(path) => format!(
-                        "NNUE evaluation using {} ({}, {} bytes)",
+                        "NNUE evaluation using {} ({} bytes)",
                         path.display(),
-                        net.as_ref().map_or(String::new(), |n| n.arch().to_string()),
                         net.as_ref().map_or(0, |n| n.file_len())
                     ),
                 };

@@ -15,68 +15,85 @@
 //!
 //! The arithmetic wraps (`wrapping_add`/`wrapping_sub`): the final values are
 //! exact because every network keeps bias + 32 pieces within `i16` (see
-//! `MAX_L1_WEIGHT`), whatever the order of the updates. The loops run over
-//! blocks of [`L1_STEP`] values, which the compiler vectorises whole
-//! (see `simd`), for any L1.
+//! `MAX_L1_WEIGHT`), whatever the order of the updates. The loops are
+//! compiled for the common widths (256, 512, 768, 1024) with a constant
+//! trip count, which the compiler vectorises whole (see `simd`), and once
+//! more for any other width.
 
-use super::arch::L1_STEP;
 use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
+use super::finny::{RefreshCache, Squares};
 use super::network::Network;
 use super::{evaluate, simd};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
-const B: usize = L1_STEP;
-
-#[inline(always)]
-fn blocks(s: &[i16]) -> &[[i16; B]] {
-    s.as_chunks::<B>().0
-}
-
-#[inline(always)]
-fn blocks_mut(s: &mut [i16]) -> &mut [[i16; B]] {
-    s.as_chunks_mut::<B>().0
-}
-
-#[inline(always)]
-fn add_row(dst: &mut [i16], w: &[i16]) {
-    for (d, w) in blocks_mut(dst).iter_mut().zip(blocks(w)) {
-        for i in 0..B {
-            d[i] = d[i].wrapping_add(w[i]);
+/// Run `$f::<N>($args)` with `N` the network's L1 for the common widths
+/// (a constant trip count: the loops compile to straight-line SIMD code,
+/// as fast as net 2's fixed-size arrays were), `N = 0` (any width, read
+/// from the slices) otherwise.
+macro_rules! by_width {
+    ($l1:expr, $($f:ident)::+, $($arg:expr),*) => {
+        match $l1 {
+            256 => $($f)::+::<256>($($arg),*),
+            512 => $($f)::+::<512>($($arg),*),
+            768 => $($f)::+::<768>($($arg),*),
+            1024 => $($f)::+::<1024>($($arg),*),
+            _ => $($f)::+::<0>($($arg),*),
         }
+    };
+}
+pub(crate) use by_width;
+
+/// The width the kernels work on: `N`, or the slice's when `N` is 0.
+#[inline(always)]
+pub(crate) const fn width<const N: usize>(len: usize) -> usize {
+    if N == 0 { len } else { N }
+}
+
+#[inline(always)]
+pub(crate) fn add_row<const N: usize>(dst: &mut [i16], w: &[i16]) {
+    let n = width::<N>(dst.len());
+    let (dst, w) = (&mut dst[..n], &w[..n]);
+    for i in 0..n {
+        dst[i] = dst[i].wrapping_add(w[i]);
+    }
+}
+
+#[inline(always)]
+pub(crate) fn sub_row<const N: usize>(dst: &mut [i16], w: &[i16]) {
+    let n = width::<N>(dst.len());
+    let (dst, w) = (&mut dst[..n], &w[..n]);
+    for i in 0..n {
+        dst[i] = dst[i].wrapping_sub(w[i]);
     }
 }
 
 /// `dst = src + add - sub`.
 #[inline(always)]
-fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
-    for (((d, s), a), b) in blocks_mut(dst)
-        .iter_mut()
-        .zip(blocks(src))
-        .zip(blocks(add))
-        .zip(blocks(sub))
-    {
-        for i in 0..B {
-            d[i] = s[i].wrapping_add(a[i]).wrapping_sub(b[i]);
-        }
+fn add_sub<const N: usize>(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
+    let n = width::<N>(dst.len());
+    let (dst, src, add, sub) = (&mut dst[..n], &src[..n], &add[..n], &sub[..n]);
+    for i in 0..n {
+        dst[i] = src[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
     }
 }
 
 /// `dst = src + add - sub1 - sub2`.
 #[inline(always)]
-fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
-    for ((((d, s), a), b), c) in blocks_mut(dst)
-        .iter_mut()
-        .zip(blocks(src))
-        .zip(blocks(add))
-        .zip(blocks(sub1))
-        .zip(blocks(sub2))
-    {
-        for i in 0..B {
-            d[i] = s[i]
-                .wrapping_add(a[i])
-                .wrapping_sub(b[i])
-                .wrapping_sub(c[i]);
-        }
+fn add_sub_sub<const N: usize>(
+    dst: &mut [i16],
+    src: &[i16],
+    add: &[i16],
+    sub1: &[i16],
+    sub2: &[i16],
+) {
+    let n = width::<N>(dst.len());
+    let (dst, src, add) = (&mut dst[..n], &src[..n], &add[..n]);
+    let (sub1, sub2) = (&sub1[..n], &sub2[..n]);
+    for i in 0..n {
+        dst[i] = src[i]
+            .wrapping_add(add[i])
+            .wrapping_sub(sub1[i])
+            .wrapping_sub(sub2[i]);
     }
 }
 
@@ -128,34 +145,102 @@ impl Accumulator {
     /// a `Board`, such as a training record).
     pub fn refresh_pieces(&mut self, net: &Network, pieces: &[(Piece, Square)]) {
         let views = net.features().views_of(pieces);
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                for p in Color::BOTH {
-                    self.refresh_half(net, p, views[p.index()], pieces.iter().copied());
-                }
-            },
-        );
+        self.values.resize(2 * net.l1(), 0);
+        for p in Color::BOTH {
+            self.refresh_half(net, p, views[p.index()], pieces);
+        }
         self.pieces = pieces.len() as u32;
     }
 
     /// Recompute `perspective`'s half in `view` for `pieces`.
-    #[inline(always)]
     fn refresh_half(
         &mut self,
         net: &Network,
         perspective: Color,
         view: View,
-        pieces: impl Iterator<Item = (Piece, Square)>,
+        pieces: &[(Piece, Square)],
+    ) {
+        simd::dispatch(
+            #[inline(always)]
+            || {
+                by_width!(
+                    net.l1(),
+                    Self::refresh_half_n,
+                    self,
+                    net,
+                    perspective,
+                    view,
+                    pieces
+                )
+            },
+        )
+    }
+
+    #[inline(always)]
+    fn refresh_half_n<const N: usize>(
+        &mut self,
+        net: &Network,
+        perspective: Color,
+        view: View,
+        pieces: &[(Piece, Square)],
     ) {
         let set = net.features();
         let l1 = net.l1();
         let half = &mut self.values[perspective.index() * l1..(perspective.index() + 1) * l1];
         half.copy_from_slice(net.l1_bias());
-        for (piece, sq) in pieces {
-            add_row(half, net.l1_row(set.index(perspective, view, piece, sq)));
+        for &(piece, sq) in pieces {
+            add_row::<N>(half, net.l1_row(set.index(perspective, view, piece, sq)));
         }
         self.views[perspective.index()] = view;
+    }
+
+    /// `perspective`'s half after `mv` (on `board`, before the move), in
+    /// the new `view` of a king that moved, through `cache` if given: out
+    /// of line, as it is rare.
+    #[cold]
+    #[inline(never)]
+    fn refresh_after_move(
+        &mut self,
+        net: &Network,
+        board: &Board,
+        mv: Move,
+        (perspective, view): (Color, View),
+        cache: Option<&mut RefreshCache>,
+    ) {
+        // The pieces after the move: the mover on `to`, whatever stood
+        // there gone.
+        let mut after: Squares = [0; xiangqi::SQUARES];
+        for_each_piece(board, |p, sq| {
+            if sq != mv.to() {
+                let s = if sq == mv.from() { mv.to() } else { sq };
+                after[s.index()] = p.index() as u8 + 1;
+            }
+        });
+        match cache {
+            Some(cache) => {
+                let l1 = net.l1();
+                let i = perspective.index();
+                let half = &mut self.values[i * l1..(i + 1) * l1];
+                cache.refresh(net, perspective, view, &after, half);
+                self.views[i] = view;
+            }
+            None => {
+                let mut list = [(
+                    Piece::new(Color::Red, PieceKind::King),
+                    Square::from_index_unchecked(0),
+                ); MAX_ACTIVE];
+                let mut n = 0;
+                for (s, &code) in after.iter().enumerate() {
+                    if code != 0 && n < MAX_ACTIVE {
+                        let k = code as usize - 1;
+                        let p = Piece::new(Color::from_index(k / 7), PieceKind::from_index(k % 7));
+                        list[n] = (p, Square::from_index_unchecked(s));
+                        n += 1;
+                    }
+                }
+                self.refresh_half(net, perspective, view, &list[..n]);
+            }
+        }
     }
 
     /// The values of `perspective`'s half.
@@ -188,55 +273,95 @@ impl Accumulator {
     /// for the perspective of a king that changes view, a refresh).
     #[inline]
     pub fn update_from(&mut self, parent: &Accumulator, net: &Network, board: &Board, mv: Move) {
-        let (from, to) = (mv.from(), mv.to());
+        self.update_with(parent, net, board, mv, None);
+    }
+
+    /// [`Accumulator::update_from`], refreshing through `cache` (see
+    /// `finny`) when a king changes view.
+    #[inline]
+    pub fn update_from_cached(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        board: &Board,
+        mv: Move,
+        cache: &mut RefreshCache,
+    ) {
+        self.update_with(parent, net, board, mv, Some(cache));
+    }
+
+    #[inline(always)]
+    fn update_with(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        board: &Board,
+        mv: Move,
+        mut cache: Option<&mut RefreshCache>,
+    ) {
         let piece = board
-            .piece_at(from)
+            .piece_at(mv.from())
             .expect("update_from: the move's from-square holds a piece");
-        let captured = board.piece_at(to);
-        let set = net.features();
-        let l1 = net.l1();
-        self.values.resize(2 * l1, 0);
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                for p in Color::BOTH {
-                    let i = p.index();
-                    let view = if piece.kind() == PieceKind::King && piece.color() == p {
-                        set.view(p, to)
-                    } else {
-                        parent.views[i]
-                    };
-                    if view != parent.views[i] {
-                        // The pieces after the move: the mover on `to`,
-                        // whatever stood there gone.
-                        let after = (0..xiangqi::SQUARES).filter_map(|s| {
-                            let sq = Square::from_index_unchecked(s);
-                            if sq == from {
-                                Some((piece, to))
-                            } else if sq == to {
-                                None
-                            } else {
-                                board.piece_at(sq).map(|p| (p, sq))
-                            }
-                        });
-                        self.refresh_half(net, p, view, after);
-                        continue;
-                    }
-                    self.views[i] = view;
-                    let dst = &mut self.values[i * l1..(i + 1) * l1];
-                    let src = &parent.values[i * l1..(i + 1) * l1];
-                    let add = net.l1_row(set.index(p, view, piece, to));
-                    let sub = net.l1_row(set.index(p, view, piece, from));
-                    match captured {
-                        None => add_sub(dst, src, add, sub),
-                        Some(cp) => {
-                            add_sub_sub(dst, src, add, sub, net.l1_row(set.index(p, view, cp, to)))
-                        }
-                    }
-                }
-            },
-        );
+        let captured = board.piece_at(mv.to());
+        self.values.resize(2 * net.l1(), 0);
+        for p in Color::BOTH {
+            let i = p.index();
+            let view = if piece.kind() == PieceKind::King && piece.color() == p {
+                net.features().view(p, mv.to())
+            } else {
+                parent.views[i]
+            };
+            if view != parent.views[i] {
+                self.refresh_after_move(net, board, mv, (p, view), cache.as_deref_mut());
+            } else {
+                self.views[i] = view;
+                simd::dispatch(
+                    #[inline(always)]
+                    || {
+                        by_width!(
+                            net.l1(),
+                            Self::update_half_n,
+                            self,
+                            parent,
+                            net,
+                            p,
+                            (piece, mv),
+                            captured
+                        )
+                    },
+                );
+            }
+        }
         self.pieces = parent.pieces - captured.is_some() as u32;
+    }
+
+    /// `perspective`'s half: `parent`'s, `piece` moved by `mv` (capturing
+    /// `captured`), in an unchanged view.
+    #[inline(always)]
+    fn update_half_n<const N: usize>(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        perspective: Color,
+        (piece, mv): (Piece, Move),
+        captured: Option<Piece>,
+    ) {
+        let (set, l1, i) = (net.features(), net.l1(), perspective.index());
+        let view = parent.views[i];
+        let dst = &mut self.values[i * l1..(i + 1) * l1];
+        let src = &parent.values[i * l1..(i + 1) * l1];
+        let add = net.l1_row(set.index(perspective, view, piece, mv.to()));
+        let sub = net.l1_row(set.index(perspective, view, piece, mv.from()));
+        match captured {
+            None => add_sub::<N>(dst, src, add, sub),
+            Some(cp) => add_sub_sub::<N>(
+                dst,
+                src,
+                add,
+                sub,
+                net.l1_row(set.index(perspective, view, cp, mv.to())),
+            ),
+        }
     }
 }
 
@@ -247,6 +372,7 @@ impl Accumulator {
 pub struct AccumulatorStack {
     stack: Vec<Accumulator>,
     ply: usize,
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
@@ -254,13 +380,18 @@ impl AccumulatorStack {
     pub fn new(net: &Network, board: &Board) -> AccumulatorStack {
         let mut stack = Vec::with_capacity(crate::score::MAX_PLY + 8);
         stack.push(Accumulator::from_board(net, board));
-        AccumulatorStack { stack, ply: 0 }
+        AccumulatorStack {
+            stack,
+            ply: 0,
+            cache: RefreshCache::new(),
+        }
     }
 
-    /// Start again from `board` at ply 0.
+    /// Start again from `board` at ply 0 (the network may be another).
     pub fn refresh(&mut self, net: &Network, board: &Board) {
         self.ply = 0;
         self.stack[0].refresh(net, board);
+        self.cache.clear();
     }
 
     /// The current ply (pushes not yet popped).
@@ -283,7 +414,7 @@ impl AccumulatorStack {
             self.stack.push(self.stack[self.ply].clone());
         }
         let (done, rest) = self.stack.split_at_mut(next);
-        rest[0].update_from(&done[self.ply], net, board, mv);
+        rest[0].update_from_cached(&done[self.ply], net, board, mv, &mut self.cache);
         self.ply = next;
     }
 

@@ -122,6 +122,12 @@ fn a_king_move_across_buckets_refreshes_only_its_side() {
     assert!(after.view(Color::Red).mirrored());
     assert_eq!(after.view(Color::Black), before.view(Color::Black));
     assert_eq!(after, &Accumulator::from_board(&net, &board));
+    // Without the refresh cache, the same.
+    let mut plain = before.clone();
+    board.unmake_move();
+    plain.update_from(&before, &net, &board, mv);
+    board.make_move(mv);
+    assert_eq!(&plain, stack.current());
     stack.pop();
     assert_eq!(stack.current(), &before);
 }

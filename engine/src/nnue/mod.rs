@@ -4,21 +4,44 @@
 //! # Architecture
 //!
 //! ```text
-//!   board ──features──▶ 1260 sparse inputs (stm view) ──┐   shared weights
-//!                                                       ├─▶ L1 = 256 units per view (the accumulators)
-//!   board ──features──▶ 1260 sparse inputs (other view) ┘
-//!   [acc(stm) ‖ acc(other)] ──SCReLU──▶ 512 ──▶ 1 output (of OUTPUT_BUCKETS, chosen by piece count)
+//!   board ──features──▶ N sparse inputs (stm view) ──┐   shared weights
+//!                                                    ├─▶ L1 units per view (the accumulators)
+//!   board ──features──▶ N sparse inputs (other view) ┘
+//!   [acc(stm) ‖ acc(other)] ──SCReLU──▶ 2·L1 ──▶ 1 output (of B output buckets, chosen by piece count)
 //! ```
+//!
+//! The network file's header chooses the architecture ([`Arch`]); one
+//! engine evaluates every one of them:
+//!
+//! | | feature set | N inputs | L1 | B |
+//! |---|---|---|---|---|
+//! | net 2 ([`Arch::NET2`], built in) | `psq` (id 0) | 1260 | 256 | 1 |
+//! | net 3's candidates (`jiangjun train --features kingbucket6 --hidden 512 --output-buckets 8`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
+//! | any other | either | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! * **Features** ([`features`]): one input per (own/their × 7 kinds) × 90
 //!   squares, from each side's perspective. Red sees the board as it is;
 //!   Black sees it flipped top to bottom (rank r → 9 − r) with the colours
-//!   swapped, so a position and its colour-flipped twin give the same inputs.
+//!   swapped, so a position and its colour-flipped twin give the same
+//!   inputs. `kingbucket6` has these 1260 once per bucket of the
+//!   perspective's own king: its palace square, the d and f files merged by
+//!   mirroring the board left to right for a king on the f file, 9 squares
+//!   in 6 buckets.
 //! * **Accumulator** ([`accumulator`]): the first layer's output for both
 //!   perspectives, `bias + Σ weight[feature]`, kept incrementally as pieces
-//!   move (a move touches 2 or 3 features per perspective).
+//!   move (a move touches 2 or 3 features per perspective). A king move
+//!   into another bucket (or mirror) recomputes that king's perspective
+//!   only, from the refresh cache ([`finny`]: the half as it was when the
+//!   king last stood in that view, plus the pieces changed since); the
+//!   other is updated as usual.
 //! * **Output**: the side to move's accumulator, then the other's, through
-//!   SCReLU (clamp to [0, 1], square) into one linear output.
+//!   SCReLU (clamp to [0, 1], square) into one linear output per bucket;
+//!   the number of pieces on the board picks the bucket
+//!   ([`output_bucket`]: 2..=32 pieces cut into B equal ranges).
+//!
+//! The loops run over blocks of 64 `i16` whatever L1 is; [`simd`] compiles
+//! them for AVX2 when the CPU has it, and they stay plain Rust (the portable
+//! fallback) otherwise.
 //!
 //! # Quantisation and the exact integer formula
 //!
@@ -47,6 +70,10 @@
 //! See [`network`]: a 48-byte little-endian header (magic `JJNNUE\0\0`,
 //! version, feature set, dimensions, quantisation constants, payload length,
 //! FNV-1a-64 checksum of the payload) then the payload of `i16` LE values.
+//! The feature set, L1 and the bucket count in the header choose the
+//! architecture; the input count and the payload length must follow from
+//! them, so a file of another shape, or whose header does not match its
+//! payload, is refused with the reason, never misread.
 //!
 //! # In the engine
 //!
@@ -59,6 +86,7 @@
 pub mod accumulator;
 pub mod arch;
 pub mod features;
+pub mod finny;
 pub mod network;
 pub mod simd;
 
@@ -204,10 +232,13 @@ pub const MAX_OUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 /// block of the accumulator loops, so every supported L1 is whole chunks.
 const DOT_CHUNK: usize = arch::L1_STEP;
 
-/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output layer.
+/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output
+/// layer, over `N` values (0: the slices' length, see `accumulator::by_width`).
 #[inline(always)]
-fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
+fn screlu_dot<const N: usize>(acc: &[i16], weights: &[i16]) -> i64 {
     debug_assert_eq!(weights.len(), acc.len());
+    let n = accumulator::width::<N>(acc.len());
+    let (acc, weights) = (&acc[..n], &weights[..n]);
     let mut total = 0i64;
     for (a, w) in acc
         .as_chunks::<DOT_CHUNK>()
@@ -240,11 +271,16 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
 
 #[inline(always)]
 fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    accumulator::by_width!(net.l1(), evaluate_n, net, acc, side_to_move)
+}
+
+#[inline(always)]
+fn evaluate_n<const N: usize>(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
     let bucket = acc.output_bucket(net);
     let w = net.output_weights(bucket);
     let (us, them) = w.split_at(net.l1());
-    let sum = screlu_dot(acc.values(side_to_move), us)
-        + screlu_dot(acc.values(side_to_move.flip()), them);
+    let sum = screlu_dot::<N>(acc.values(side_to_move), us)
+        + screlu_dot::<N>(acc.values(side_to_move.flip()), them);
     let out =
         (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64);
     out as i32
