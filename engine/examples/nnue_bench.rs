@@ -1,8 +1,10 @@
-//! Rough cost of the NNUE operations on a random network:
-//! `cargo run --release -p jiangjun-engine --example nnue_bench`.
+//! Rough cost of the NNUE operations on a random network of net 2's
+//! architecture, or of another one given as `FEATURES L1 BUCKETS`:
+//! `cargo run --release -p jiangjun-engine --example nnue_bench [-- kingbucket6 512 8]`.
 
 use jiangjun_engine::bench::POSITIONS;
-use jiangjun_engine::nnue::{Accumulator, Network, evaluate};
+use jiangjun_engine::nnue::finny::RefreshCache;
+use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, evaluate};
 use std::hint::black_box;
 use std::time::Instant;
 use xiangqi::{Board, Move};
@@ -19,18 +21,44 @@ fn time_ns(iterations: usize, mut f: impl FnMut()) -> f64 {
     t.elapsed().as_nanos() as f64 / iterations as f64
 }
 
+/// The architecture the arguments name (net 2's without any).
+fn arch() -> Result<Arch, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => Ok(Arch::NET2),
+        [f, l1, b] => {
+            let features = FeatureSet::from_name(f).ok_or(format!("unknown feature set {f}"))?;
+            let num = |s: &str| s.parse::<usize>().map_err(|e| format!("{s}: {e}"));
+            Arch::new(features, num(l1)?, num(b)?).map_err(|e| e.to_string())
+        }
+        _ => Err("arguments: [FEATURES L1 BUCKETS]".into()),
+    }
+}
+
 fn main() {
-    let net = Network::random(1);
+    let arch = match arch() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    println!("{arch}");
+    let net = Network::random_arch(arch, 1);
     let boards: Vec<Board> = POSITIONS
         .iter()
         .map(|f| Board::from_fen(f).expect("bench FEN"))
         .collect();
     // Every legal move of every position, split into quiet moves and captures.
+    // King moves apart: with king buckets they may refresh a perspective.
     let mut quiet: Vec<(usize, Move)> = Vec::new();
     let mut captures: Vec<(usize, Move)> = Vec::new();
+    let mut kings: Vec<(usize, Move)> = Vec::new();
     for (i, b) in boards.iter().enumerate() {
         for m in b.legal_moves().iter() {
-            if b.piece_at(m.to()).is_some() {
+            if m.from() == b.king_square(b.side_to_move()) {
+                kings.push((i, m));
+            } else if b.piece_at(m.to()).is_some() {
                 captures.push((i, m));
             } else {
                 quiet.push((i, m));
@@ -64,6 +92,23 @@ fn main() {
         black_box(&scratch);
     });
     let mut k = 0;
+    let king_ns = time_ns(2_000_000, || {
+        k = (k + 1) % kings.len();
+        let (i, m) = kings[k];
+        scratch.update_from(black_box(&accs[i]), &net, &boards[i], m);
+        black_box(&scratch);
+    });
+    // The same through the refresh cache: consecutive king moves are
+    // mostly from the same position, as in a search tree.
+    let mut cache = RefreshCache::new();
+    let mut k = 0;
+    let king_cached_ns = time_ns(2_000_000, || {
+        k = (k + 1) % kings.len();
+        let (i, m) = kings[k];
+        scratch.update_from_cached(black_box(&accs[i]), &net, &boards[i], m, &mut cache);
+        black_box(&scratch);
+    });
+    let mut k = 0;
     let mut sum = 0i64;
     let eval_ns = time_ns(2_000_000, || {
         k = (k + 1) % accs.len();
@@ -79,5 +124,10 @@ fn main() {
         "incremental update, capture:      {capture_ns:8.1} ns  ({} moves)",
         captures.len()
     );
+    println!(
+        "update, king move:                {king_ns:8.1} ns  ({} moves)",
+        kings.len()
+    );
+    println!("update, king move, refresh cache: {king_cached_ns:8.1} ns");
     println!("evaluate:                         {eval_ns:8.1} ns");
 }

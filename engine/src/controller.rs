@@ -596,13 +596,15 @@ mod tests {
     /// A network whose every evaluation is `cp` for the side to move: no
     /// first-layer weights, only the output bias.
     fn constant_network(cp: i32) -> Network {
-        use crate::nnue::{FEATURES, L1, OUTPUT_BUCKETS, QA, QB, SCALE};
+        use crate::nnue::{Arch, QA, QB, SCALE};
         let bias = (cp * QA * QB / SCALE) as i16;
+        let a = Arch::NET2;
         Network::new(
-            &vec![0; FEATURES * L1],
-            &[0; L1],
-            &[0; OUTPUT_BUCKETS * 2 * L1],
-            &[bias; OUTPUT_BUCKETS],
+            a,
+            &vec![0; a.inputs() * a.l1],
+            &vec![0; a.l1],
+            &vec![0; a.output_buckets * 2 * a.l1],
+            &vec![bias; a.output_buckets],
         )
         .unwrap()
     }

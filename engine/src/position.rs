@@ -408,13 +408,15 @@ mod tests {
     /// A network whose every output is huge is kept out of the mate range.
     #[test]
     fn network_scores_stay_below_the_mate_range() {
-        use crate::nnue::{FEATURES, L1, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, OUTPUT_BUCKETS};
+        use crate::nnue::{Arch, MAX_L1_WEIGHT, MAX_OUT_WEIGHT};
+        let a = Arch::NET2;
         for sign in [1, -1] {
             let net = Network::new(
-                &vec![0; FEATURES * L1],
-                &[MAX_L1_WEIGHT; L1],
-                &[sign * MAX_OUT_WEIGHT; OUTPUT_BUCKETS * 2 * L1],
-                &[0; OUTPUT_BUCKETS],
+                a,
+                &vec![0; a.inputs() * a.l1],
+                &vec![MAX_L1_WEIGHT; a.l1],
+                &vec![sign * MAX_OUT_WEIGHT; a.output_buckets * 2 * a.l1],
+                &vec![0; a.output_buckets],
             )
             .unwrap();
             let net = Arc::new(net);

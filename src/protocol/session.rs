@@ -414,7 +414,7 @@ impl Session {
         let source = self.options.eval.clone();
         match source.network() {
             Ok(net) => {
-                self.engine.set_network(net);
+                self.engine.set_network(net.clone());
                 let msg = match &source {
                     EvalSource::HandMade => "hand-made evaluation, no network".to_string(),
                     EvalSource::BuiltIn => format!(
@@ -424,7 +424,7 @@ impl Session {
                     EvalSource::File(path) => format!(
                         "NNUE evaluation using {} ({} bytes)",
                         path.display(),
-                        jiangjun_engine::nnue::network::FILE_LEN
+                        net.as_ref().map_or(0, |n| n.file_len())
                     ),
                 };
                 self.out.info_string(&msg);

@@ -1,20 +1,22 @@
 //! Checkpoints: the whole training state in float, to resume a run.
 //!
-//! Layout, little-endian: magic `JJCKPT\0\0`, `u32` version (1), `u32`
-//! inputs, `u32` L1, `u32` output buckets, `u32` epochs done, `u64` Adam
-//! steps, then the weights, Adam's first and second moments (each as the
-//! four blocks first-layer weights, first-layer biases, output weights,
-//! output biases, `f32`), and last the FNV-1a-64 hash of everything before.
+//! Layout, little-endian: magic `JJCKPT\0\0`, `u32` version (2), `u32`
+//! feature set id (as in network files), `u32` inputs, `u32` L1, `u32`
+//! output buckets, `u32` epochs done, `u64` Adam steps, then the weights,
+//! Adam's first and second moments (each as the four blocks first-layer
+//! weights, first-layer biases, output weights, output biases, `f32`), and
+//! last the FNV-1a-64 hash of everything before. Version 1, written before
+//! there was a choice of feature set, has no feature set field and is read
+//! as piece-square.
 
 use crate::model::FloatNet;
 use crate::train::TrainState;
 use jiangjun_engine::nnue::network::fnv1a64;
-use jiangjun_engine::nnue::{FEATURES, L1, OUTPUT_BUCKETS};
+use jiangjun_engine::nnue::{Arch, FeatureSet};
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"JJCKPT\0\0";
-pub const VERSION: u32 = 1;
-const HEADER_LEN: usize = 8 + 4 * 5 + 8;
+pub const VERSION: u32 = 2;
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -30,13 +32,15 @@ pub enum CheckpointError {
 
 /// The checkpoint's bytes.
 pub fn to_bytes(state: &TrainState) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_LEN + 3 * 4 * state.net.len() + 8);
+    let arch = state.net.arch;
+    let mut out = Vec::with_capacity(48 + 3 * 4 * state.net.len());
     out.extend_from_slice(&MAGIC);
     for v in [
         VERSION,
-        FEATURES as u32,
-        L1 as u32,
-        OUTPUT_BUCKETS as u32,
+        arch.features.id() as u32,
+        arch.inputs() as u32,
+        arch.l1 as u32,
+        arch.output_buckets as u32,
         state.epoch as u32,
     ] {
         out.extend_from_slice(&v.to_le_bytes());
@@ -56,44 +60,61 @@ pub fn to_bytes(state: &TrainState) -> Vec<u8> {
 
 /// Read a checkpoint's bytes; `Err` says what is wrong.
 pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, String> {
-    let params = FloatNet::zeros().len();
-    let expected = HEADER_LEN + 3 * 4 * params + 8;
-    if bytes.len() != expected {
+    if bytes.len() < 12 + 8 || bytes[0..8] != MAGIC {
+        return Err("not a Jiangjun trainer checkpoint (bad magic)".into());
+    }
+    let u32_at = |i: usize| -> Result<u32, String> {
+        bytes
+            .get(i..i + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .ok_or_else(|| format!("{} bytes: too short for the header", bytes.len()))
+    };
+    let version = u32_at(8)?;
+    // Version 1 has no feature set field: the header is 4 bytes shorter.
+    let (features, at) = match version {
+        1 => (FeatureSet::PieceSquare, 12),
+        2 => {
+            let id = u32_at(12)?;
+            let set = u16::try_from(id)
+                .ok()
+                .and_then(FeatureSet::from_id)
+                .ok_or_else(|| format!("feature set {id} is unknown"))?;
+            (set, 16)
+        }
+        v => return Err(format!("version {v} is not supported")),
+    };
+    let inputs = u32_at(at)? as usize;
+    if inputs != features.inputs() {
         return Err(format!(
-            "{} bytes, expected {expected} for this network shape",
-            bytes.len()
+            "{inputs} inputs, but feature set {features} has {}",
+            features.inputs()
         ));
     }
-    if bytes[0..8] != MAGIC {
-        return Err("not a Jiangjun trainer checkpoint (bad magic)".into());
+    let arch = Arch::new(features, u32_at(at + 4)? as usize, u32_at(at + 8)? as usize)
+        .map_err(|e| e.to_string())?;
+    let header_len = at + 24;
+    let params = FloatNet::zeros(arch).len();
+    let expected = header_len + 3 * 4 * params + 8;
+    if bytes.len() != expected {
+        return Err(format!(
+            "{} bytes, expected {expected} for a network of {arch}",
+            bytes.len()
+        ));
     }
     let (body, hash) = bytes.split_at(expected - 8);
     if fnv1a64(body).to_le_bytes() != hash {
         return Err("checksum mismatch (corrupt file)".into());
     }
-    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-    if u32_at(8) != VERSION {
-        return Err(format!("version {} is not supported", u32_at(8)));
-    }
-    for (what, at, want) in [
-        ("inputs", 12, FEATURES),
-        ("L1", 16, L1),
-        ("output buckets", 20, OUTPUT_BUCKETS),
-    ] {
-        if u32_at(at) as usize != want {
-            return Err(format!("{what} {} but this build has {want}", u32_at(at)));
-        }
-    }
-    let epoch = u32_at(24) as usize;
-    let step = u64::from_le_bytes(bytes[28..36].try_into().expect("8 bytes"));
-    let mut floats = body[HEADER_LEN..]
+    let epoch = u32_at(at + 12)? as usize;
+    let step = u64::from_le_bytes(bytes[at + 16..at + 24].try_into().expect("8 bytes"));
+    let mut floats = body[header_len..]
         .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")));
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     let mut read_net = || {
-        let mut net = FloatNet::zeros();
+        let mut net = FloatNet::zeros(arch);
         for block in net.blocks_mut() {
             for x in block.iter_mut() {
-                *x = floats.next().expect("length checked");
+                *x = floats.next().unwrap_or(0.0);
             }
         }
         net
@@ -157,5 +178,30 @@ mod tests {
         let mut bad = bytes.clone();
         bad[0] = b'X';
         assert!(from_bytes(&bad).unwrap_err().contains("magic"));
+        // A king-bucket state keeps its architecture.
+        let arch = Arch::new(FeatureSet::KingBucket6, 64, 8).unwrap();
+        let mut kb = TrainState::with_arch(arch, 2);
+        kb.v.out_w[9] = 0.5;
+        let bytes = to_bytes(&kb);
+        assert_eq!(from_bytes(&bytes).unwrap(), kb);
+        let mut bad = bytes.clone();
+        bad[12] = 7;
+        assert!(from_bytes(&bad).unwrap_err().contains("feature set 7"));
+        let mut bad = bytes.clone();
+        bad[20..24].copy_from_slice(&100u32.to_le_bytes());
+        assert!(from_bytes(&bad).unwrap_err().contains("L1 size 100"));
+    }
+
+    /// A version-1 checkpoint (no feature set field) still reads.
+    #[test]
+    fn reads_version_1() {
+        let state = TrainState::new(6);
+        let v2 = to_bytes(&state);
+        let mut v1 = v2[..8].to_vec();
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[16..v2.len() - 8]);
+        let hash = fnv1a64(&v1);
+        v1.extend_from_slice(&hash.to_le_bytes());
+        assert_eq!(from_bytes(&v1).unwrap(), state);
     }
 }

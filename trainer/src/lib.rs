@@ -19,9 +19,14 @@
 //! The command is `jiangjun train` (the `jiangjun` binary); its data comes
 //! from `jiangjun datagen` (self-play), or for tests from the `synth` example:
 //!
+//! The architecture is chosen by `--features`, `--hidden` and
+//! `--output-buckets` (net 2's by default) and written into the network
+//! file's header, which is all the engine needs to evaluate it.
+//!
 //! ```sh
 //! jiangjun datagen --out selfplay.jjdata --positions 1000000 --seed 1
 //! jiangjun train --data selfplay.jjdata --out net.nnue --epochs 10 --threads 2
+//! jiangjun train --data selfplay.jjdata --out net3.nnue --features kingbucket6 --hidden 512 --output-buckets 8
 //! cargo run --release -p jiangjun-trainer --example synth -- --out synth.jjdata --count 1000000
 //! ```
 
@@ -35,8 +40,7 @@ pub mod train;
 
 use checkpoint::CheckpointError;
 use data::{Chunk, DataError};
-use jiangjun_engine::nnue::{Accumulator, Network, NnueError, evaluate};
-use model::Inputs;
+use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, NnueError, evaluate};
 use std::path::PathBuf;
 use train::{EpochReport, TrainConfig, TrainState, Trainer, split};
 
@@ -110,12 +114,37 @@ pub struct Args {
     /// No progress lines on standard error.
     #[arg(long)]
     pub quiet: bool,
+    /// Input features: `psq` (1260 piece-square inputs, net 2's) or
+    /// `kingbucket6` (the same per bucket of the own king's palace square,
+    /// 7560 inputs).
+    #[arg(long, default_value = "psq", value_parser = parse_features)]
+    pub features: FeatureSet,
+    /// Accumulator units per perspective (L1): a multiple of 64, 64..=2048.
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces (1..=16).
+    #[arg(long, default_value_t = 1)]
+    pub output_buckets: usize,
+}
+
+fn parse_features(name: &str) -> Result<FeatureSet, String> {
+    FeatureSet::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = FeatureSet::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown feature set {name:?} (one of {})", names.join(", "))
+    })
 }
 
 impl Args {
+    /// The architecture these arguments ask for.
+    pub fn arch(&self) -> Result<Arch, TrainError> {
+        Arch::new(self.features, self.hidden, self.output_buckets)
+            .map_err(|e| TrainError::Config(e.to_string()))
+    }
+
     /// The training configuration these arguments ask for.
-    pub fn config(&self) -> TrainConfig {
-        TrainConfig {
+    pub fn config(&self) -> Result<TrainConfig, TrainError> {
+        Ok(TrainConfig {
+            arch: self.arch()?,
             epochs: self.epochs,
             batch_size: self.batch_size,
             lr: self.lr,
@@ -132,7 +161,7 @@ impl Args {
                 0.0
             },
             mirror: self.mirror,
-        }
+        })
     }
 }
 
@@ -189,6 +218,12 @@ pub fn train_with_validation(
     mut after_epoch: impl FnMut(&EpochReport, &TrainState) -> Result<(), TrainError>,
 ) -> Result<Trained, TrainError> {
     config.check().map_err(TrainError::Config)?;
+    if state.net.arch != config.arch {
+        return Err(TrainError::Config(format!(
+            "the state to train is a network of {}, but {} was asked for",
+            state.net.arch, config.arch
+        )));
+    }
     if data.len() < 2 {
         return Err(TrainError::Config(format!(
             "{} positions are too few to train on",
@@ -229,7 +264,7 @@ pub fn quantisation_error(
         rec.for_each_piece(|p, sq| pieces.push((p, sq)));
         acc.refresh_pieces(q, &pieces);
         let engine = evaluate(q, &acc, rec.side_to_move) as f32;
-        let float = net.evaluate(&Inputs::from_chunk(c));
+        let float = net.evaluate(&net.inputs(c, false));
         let d = (engine - float).abs();
         e.max = e.max.max(d);
         e.max_eval = e.max_eval.max(float.abs());
@@ -242,7 +277,7 @@ pub fn quantisation_error(
 /// The command: load the data, train (resuming if asked), checkpoint after
 /// every epoch, write the quantised network.
 pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
-    let config = args.config();
+    let config = args.config()?;
     config.check().map_err(TrainError::Config)?;
     let say = |line: String| {
         if !args.quiet {
@@ -265,7 +300,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
             ));
             s
         }
-        None => TrainState::new(config.seed),
+        None => TrainState::with_arch(config.arch, config.seed),
     };
     let ckpt = args.checkpoint.clone().unwrap_or_else(|| {
         let mut p = args.out.clone().into_os_string();
@@ -284,8 +319,14 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     }
     let total = data.len();
     say(format!(
-        "{total} positions, {} threads, batch {}, lr {}, lambda {}, K {}, seed {}",
-        config.threads, config.batch_size, config.lr, config.lambda, config.k, config.seed
+        "{total} positions, network {}, {} threads, batch {}, lr {}, lambda {}, K {}, seed {}",
+        config.arch,
+        config.threads,
+        config.batch_size,
+        config.lr,
+        config.lambda,
+        config.k,
+        config.seed
     ));
     let mut reports = Vec::new();
     let trained = train_with_validation(&config, data, validation, state, |r, state| {

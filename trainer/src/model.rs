@@ -1,10 +1,13 @@
-//! The float network the trainer optimises: the engine's architecture
-//! (`jiangjun_engine::nnue`) with `f32` weights, and its quantisation into
-//! the engine's integer network.
+//! The float network the trainer optimises: one of the engine's
+//! architectures (`jiangjun_engine::nnue::Arch`: feature set, L1, output
+//! buckets) with `f32` weights, and its quantisation into the engine's
+//! integer network.
 //!
 //! ```text
 //! a_us   = b1 + Σ_{f ∈ features(side to move)} W1[f]       (L1 values)
 //! a_them = b1 + Σ_{f ∈ features(other side)}   W1[f]
+//!          (features through the engine's `FeatureSet::index`, king
+//!          buckets and their mirror included)
 //! h      = [screlu(a_us), screlu(a_them)],  screlu(x) = clamp(x, 0, 1)²
 //! out    = W2[bucket] · h + b2[bucket]
 //! eval   = SCALE · out   (centipawn-like, side to move's view)
@@ -20,8 +23,7 @@ use crate::data::Chunk;
 use crate::rng::Rng;
 use jiangjun_engine::nnue::features::MAX_ACTIVE;
 use jiangjun_engine::nnue::{
-    FEATURES, L1, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, Network, OUTPUT_BUCKETS, QA, QB, SCALE,
-    feature_index, output_bucket,
+    Arch, FeatureSet, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, Network, QA, QB, SCALE, output_bucket,
 };
 use xiangqi::{Board, Color, FILES, Piece, PieceKind, SQUARES, Square};
 
@@ -44,28 +46,27 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    fn new(side_to_move: Color) -> Inputs {
-        Inputs {
+    /// The inputs of a list of pieces in feature set `set`.
+    fn of_pieces(set: FeatureSet, side_to_move: Color, pieces: &[(Piece, Square)]) -> Inputs {
+        let views = set.views_of(pieces);
+        let (us, them) = (side_to_move, side_to_move.flip());
+        let mut inp = Inputs {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
-            len: 0,
+            len: pieces.len().min(MAX_ACTIVE),
             side_to_move,
+        };
+        for (i, &(piece, sq)) in pieces.iter().take(MAX_ACTIVE).enumerate() {
+            inp.us[i] = set.index(us, views[us.index()], piece, sq) as u16;
+            inp.them[i] = set.index(them, views[them.index()], piece, sq) as u16;
         }
-    }
-
-    #[inline]
-    fn push(&mut self, piece: Piece, sq: Square) {
-        if self.len < MAX_ACTIVE {
-            self.us[self.len] = feature_index(self.side_to_move, piece, sq) as u16;
-            self.them[self.len] = feature_index(self.side_to_move.flip(), piece, sq) as u16;
-            self.len += 1;
-        }
+        inp
     }
 
     /// The inputs of a packed record (already checked by the reader).
     #[inline(always)]
-    pub fn from_chunk(chunk: &Chunk) -> Inputs {
-        Inputs::from_chunk_mirrored(chunk, false)
+    pub fn from_chunk(set: FeatureSet, chunk: &Chunk) -> Inputs {
+        Inputs::from_chunk_mirrored(set, chunk, false)
     }
 
     /// The inputs of a packed record, or of its mirror image left to right
@@ -73,11 +74,15 @@ impl Inputs {
     /// under that mirror, so the mirrored position has the same score and
     /// result: training on both doubles the data for free.
     #[inline(always)]
-    pub fn from_chunk_mirrored(chunk: &Chunk, mirror: bool) -> Inputs {
-        let mut inp = Inputs::new(Color::from_index((chunk[45] & 1) as usize));
+    pub fn from_chunk_mirrored(set: FeatureSet, chunk: &Chunk, mirror: bool) -> Inputs {
+        let mut pieces = [(
+            Piece::new(Color::Red, PieceKind::King),
+            Square::from_index_unchecked(0),
+        ); MAX_ACTIVE];
+        let mut n = 0;
         for s in 0..SQUARES {
             let code = (chunk[s / 2] >> (4 * (s % 2))) & 0x0f;
-            if code != 0 {
+            if code != 0 && n < MAX_ACTIVE {
                 let i = code as usize - 1;
                 let piece = Piece::new(Color::from_index(i / 7), PieceKind::from_index(i % 7));
                 let sq = if mirror {
@@ -85,23 +90,25 @@ impl Inputs {
                 } else {
                     s
                 };
-                inp.push(piece, Square::from_index_unchecked(sq));
+                pieces[n] = (piece, Square::from_index_unchecked(sq));
+                n += 1;
             }
         }
-        inp
+        let side = Color::from_index((chunk[45] & 1) as usize);
+        Inputs::of_pieces(set, side, &pieces[..n])
     }
 
     /// The inputs of a board.
-    pub fn from_board(board: &Board) -> Inputs {
-        let mut inp = Inputs::new(board.side_to_move());
-        jiangjun_engine::nnue::features::for_each_piece(board, |p, sq| inp.push(p, sq));
-        inp
+    pub fn from_board(set: FeatureSet, board: &Board) -> Inputs {
+        let mut pieces = Vec::with_capacity(MAX_ACTIVE);
+        jiangjun_engine::nnue::features::for_each_piece(board, |p, sq| pieces.push((p, sq)));
+        Inputs::of_pieces(set, board.side_to_move(), &pieces)
     }
 
-    /// The output bucket.
+    /// The output bucket among `buckets`.
     #[inline]
-    pub fn bucket(&self) -> usize {
-        output_bucket(self.len)
+    pub fn bucket(&self, buckets: usize) -> usize {
+        output_bucket(self.len, buckets)
     }
 }
 
@@ -112,9 +119,10 @@ pub fn screlu(x: f32) -> f32 {
     c * c
 }
 
-/// The float network: the engine's shape, `f32` weights.
+/// The float network: one of the engine's shapes, `f32` weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
+    pub arch: Arch,
     /// First-layer weights, feature-major: `W1[f]` is `l1_w[f * L1..(f + 1) * L1]`.
     pub l1_w: Vec<f32>,
     pub l1_b: Vec<f32>,
@@ -123,50 +131,69 @@ pub struct FloatNet {
     pub out_b: Vec<f32>,
 }
 
-/// The first layer's values of one position for both perspectives.
+/// The first layer's values of one position for both perspectives (`L1` each).
 pub struct Hidden {
-    pub us: [f32; L1],
-    pub them: [f32; L1],
+    pub us: Vec<f32>,
+    pub them: Vec<f32>,
 }
 
 impl FloatNet {
     /// All parameters zero.
-    pub fn zeros() -> FloatNet {
+    pub fn zeros(arch: Arch) -> FloatNet {
+        let (l1, buckets) = (arch.l1, arch.output_buckets);
         FloatNet {
-            l1_w: vec![0.0; FEATURES * L1],
-            l1_b: vec![0.0; L1],
-            out_w: vec![0.0; OUTPUT_BUCKETS * 2 * L1],
-            out_b: vec![0.0; OUTPUT_BUCKETS],
+            arch,
+            l1_w: vec![0.0; arch.inputs() * l1],
+            l1_b: vec![0.0; l1],
+            out_w: vec![0.0; buckets * 2 * l1],
+            out_b: vec![0.0; buckets],
         }
     }
 
     /// Random initial weights: first layer uniform in ±0.1 (with about 32
     /// active inputs, pre-activations of spread ≈ 0.33, inside SCReLU's
     /// slope), output layer uniform in ±1/√(2·L1), biases zero.
-    pub fn random(rng: &mut Rng) -> FloatNet {
-        let mut net = FloatNet::zeros();
+    pub fn random(arch: Arch, rng: &mut Rng) -> FloatNet {
+        let mut net = FloatNet::zeros(arch);
         for w in &mut net.l1_w {
             *w = rng.symmetric(0.1);
         }
-        let a = 1.0 / ((2 * L1) as f32).sqrt();
+        let a = 1.0 / ((2 * arch.l1) as f32).sqrt();
         for w in &mut net.out_w {
             *w = rng.symmetric(a);
         }
         net
     }
 
+    /// Accumulator units per perspective.
+    #[inline(always)]
+    pub fn l1(&self) -> usize {
+        self.arch.l1
+    }
+
+    /// The inputs of a packed record, mirrored if asked, for this network.
+    #[inline(always)]
+    pub fn inputs(&self, chunk: &Chunk, mirror: bool) -> Inputs {
+        Inputs::from_chunk_mirrored(self.arch.features, chunk, mirror)
+    }
+
+    /// The output bucket of `inp`.
+    #[inline(always)]
+    pub fn bucket(&self, inp: &Inputs) -> usize {
+        inp.bucket(self.arch.output_buckets)
+    }
+
     /// The first layer: biases plus the rows of the active features.
     #[inline(always)]
     pub fn hidden(&self, inp: &Inputs) -> Hidden {
+        let l1 = self.l1();
         let mut h = Hidden {
-            us: [0.0; L1],
-            them: [0.0; L1],
+            us: self.l1_b.clone(),
+            them: self.l1_b.clone(),
         };
-        h.us.copy_from_slice(&self.l1_b);
-        h.them.copy_from_slice(&self.l1_b);
         for (acc, feats) in [(&mut h.us, &inp.us), (&mut h.them, &inp.them)] {
             for &f in &feats[..inp.len] {
-                let row = &self.l1_w[f as usize * L1..(f as usize + 1) * L1];
+                let row = &self.l1_w[f as usize * l1..(f as usize + 1) * l1];
                 for (a, &w) in acc.iter_mut().zip(row) {
                     *a += w;
                 }
@@ -180,9 +207,10 @@ impl FloatNet {
     /// reproducible) that the compiler can keep in one vector register.
     #[inline(always)]
     pub fn output(&self, h: &Hidden, bucket: usize) -> f32 {
-        let w = &self.out_w[bucket * 2 * L1..(bucket + 1) * 2 * L1];
+        let l1 = self.l1();
+        let w = &self.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
         let mut lanes = [0.0f32; 8];
-        for (a, w) in [(&h.us, &w[..L1]), (&h.them, &w[L1..])] {
+        for (a, w) in [(&h.us, &w[..l1]), (&h.them, &w[l1..])] {
             for (a, w) in a.chunks_exact(8).zip(w.chunks_exact(8)) {
                 for k in 0..8 {
                     lanes[k] += w[k] * screlu(a[k]);
@@ -194,12 +222,12 @@ impl FloatNet {
 
     /// The evaluation in centipawn-like units, side to move's view.
     pub fn evaluate(&self, inp: &Inputs) -> f32 {
-        SCALE as f32 * self.output(&self.hidden(inp), inp.bucket())
+        SCALE as f32 * self.output(&self.hidden(inp), self.bucket(inp))
     }
 
     /// The evaluation of a board.
     pub fn evaluate_board(&self, board: &Board) -> f32 {
-        self.evaluate(&Inputs::from_board(board))
+        self.evaluate(&Inputs::from_board(self.arch.features, board))
     }
 
     /// Keep every weight inside the range that quantises within the
@@ -224,6 +252,7 @@ impl FloatNet {
                 .collect()
         };
         Network::new(
+            self.arch,
             &q(&self.l1_w, QA as f32, MAX_L1_WEIGHT),
             &q(&self.l1_b, QA as f32, MAX_L1_WEIGHT),
             &q(&self.out_w, QB as f32, MAX_OUT_WEIGHT),
@@ -236,8 +265,9 @@ impl FloatNet {
     /// network (`W1 / QA`, `W2 / QB`, `b2 / (QA · QB)`): its evaluation is
     /// the engine's up to the engine's integer truncations (< 1.1 units).
     pub fn from_network(net: &Network) -> FloatNet {
-        let mut f = FloatNet::zeros();
-        for (feature, row) in f.l1_w.chunks_exact_mut(L1).enumerate() {
+        let mut f = FloatNet::zeros(net.arch());
+        let l1 = f.l1();
+        for (feature, row) in f.l1_w.chunks_exact_mut(l1).enumerate() {
             for (w, &q) in row.iter_mut().zip(net.l1_row(feature)) {
                 *w = q as f32 / QA as f32;
             }
@@ -245,7 +275,7 @@ impl FloatNet {
         for (w, &q) in f.l1_b.iter_mut().zip(net.l1_bias()) {
             *w = q as f32 / QA as f32;
         }
-        for (bucket, row) in f.out_w.chunks_exact_mut(2 * L1).enumerate() {
+        for (bucket, row) in f.out_w.chunks_exact_mut(2 * l1).enumerate() {
             for (w, &q) in row.iter_mut().zip(net.output_weights(bucket)) {
                 *w = q as f32 / QB as f32;
             }
@@ -259,7 +289,7 @@ impl FloatNet {
         self.l1_w.len() + self.l1_b.len() + self.out_w.len() + self.out_b.len()
     }
 
-    /// Never: the shape is fixed. (For clippy's `len_without_is_empty`.)
+    /// Never: every architecture has weights. (For clippy's `len_without_is_empty`.)
     pub fn is_empty(&self) -> bool {
         false
     }
@@ -292,14 +322,19 @@ mod tests {
         )
         .unwrap();
         let rec = crate::data::Record::from_board(&board, crate::data::GameResult::Draw, 0);
-        let (a, b) = (Inputs::from_chunk(&rec.pack()), Inputs::from_board(&board));
+        let set = FeatureSet::PieceSquare;
+        let (a, b) = (
+            Inputs::from_chunk(set, &rec.pack()),
+            Inputs::from_board(set, &board),
+        );
         assert_eq!(a.len, b.len);
         assert_eq!(a.us, b.us);
         assert_eq!(a.them, b.them);
         assert_eq!(a.side_to_move, Color::Black);
         let mut us: Vec<usize> = a.us[..a.len].iter().map(|&f| f as usize).collect();
         us.sort_unstable();
-        let mut expected = jiangjun_engine::nnue::features::active_features(&board, Color::Black);
+        let mut expected =
+            jiangjun_engine::nnue::features::active_features(set, &board, Color::Black);
         expected.sort_unstable();
         assert_eq!(us, expected);
     }
@@ -307,6 +342,12 @@ mod tests {
     /// A record's mirrored inputs are those of the mirrored board.
     #[test]
     fn mirrored_inputs_are_the_mirrored_board() {
+        for set in FeatureSet::ALL {
+            mirrored_inputs_in(set);
+        }
+    }
+
+    fn mirrored_inputs_in(set: FeatureSet) {
         let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 1";
         let mirrored = "3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 b - - 0 1";
         let rec = crate::data::Record::from_board(
@@ -314,8 +355,8 @@ mod tests {
             crate::data::GameResult::Draw,
             0,
         );
-        let a = Inputs::from_chunk_mirrored(&rec.pack(), true);
-        let b = Inputs::from_board(&Board::from_fen(mirrored).unwrap());
+        let a = Inputs::from_chunk_mirrored(set, &rec.pack(), true);
+        let b = Inputs::from_board(set, &Board::from_fen(mirrored).unwrap());
         let sorted = |v: &[u16]| {
             let mut v = v.to_vec();
             v.sort_unstable();
@@ -326,7 +367,7 @@ mod tests {
         assert_eq!(sorted(&a.them[..a.len]), sorted(&b.them[..b.len]));
         assert_ne!(
             sorted(&a.us[..a.len]),
-            sorted(&Inputs::from_chunk(&rec.pack()).us[..a.len])
+            sorted(&Inputs::from_chunk(set, &rec.pack()).us[..a.len])
         );
     }
 
@@ -335,7 +376,16 @@ mod tests {
     #[test]
     fn quantisation_matches_the_engine_on_exact_weights() {
         let mut rng = Rng::new(3);
-        let mut net = FloatNet::zeros();
+        for arch in [
+            Arch::NET2,
+            Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(),
+        ] {
+            exact_weights_in(arch, &mut rng);
+        }
+    }
+
+    fn exact_weights_in(arch: Arch, rng: &mut Rng) {
+        let mut net = FloatNet::zeros(arch);
         for w in &mut net.l1_w {
             *w = (rng.below(41) as f32 - 20.0) / QA as f32;
         }
@@ -345,11 +395,14 @@ mod tests {
         for w in &mut net.out_w {
             *w = (rng.below(257) as f32 - 128.0) / QB as f32;
         }
-        net.out_b[0] = 1234.0 / (QA * QB) as f32;
+        for (b, x) in net.out_b.iter_mut().enumerate() {
+            *x = (1234.0 - 100.0 * b as f32) / (QA * QB) as f32;
+        }
         let q = net.quantise();
         for fen in [
             xiangqi::START_FEN,
             "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 b - - 0 1",
+            "4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1",
         ] {
             let board = Board::from_fen(fen).unwrap();
             let acc = Accumulator::from_board(&q, &board);
@@ -361,7 +414,7 @@ mod tests {
 
     #[test]
     fn clipping_keeps_quantised_weights_in_the_engine_limits() {
-        let mut net = FloatNet::zeros();
+        let mut net = FloatNet::zeros(Arch::NET2);
         net.l1_w[0] = 100.0;
         net.l1_b[1] = -100.0;
         net.out_w[2] = 5.0;
@@ -374,7 +427,7 @@ mod tests {
         assert_eq!(q.output_weights(0)[2], MAX_OUT_WEIGHT);
         assert!(q.output_bias(0) <= -i16::MAX + 1);
         // Quantising without clipping clips too.
-        let mut wild = FloatNet::zeros();
+        let mut wild = FloatNet::zeros(Arch::NET2);
         wild.out_w[0] = 1e6;
         assert_eq!(wild.quantise().output_weights(0)[0], MAX_OUT_WEIGHT);
     }

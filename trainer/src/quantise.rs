@@ -20,8 +20,8 @@
 //! rounded to nearest.
 
 use crate::data::{Chunk, Record};
-use crate::model::{FloatNet, Inputs};
-use jiangjun_engine::nnue::{Accumulator, L1, MAX_OUT_WEIGHT, Network, OUTPUT_BUCKETS, QA, QB};
+use crate::model::FloatNet;
+use jiangjun_engine::nnue::{Accumulator, MAX_OUT_WEIGHT, Network, QA, QB};
 use xiangqi::{Piece, Square};
 
 /// Coordinate-descent passes over the output weights.
@@ -32,41 +32,42 @@ const PASSES: usize = 8;
 /// fewer than `2 · L1` calibration positions keep nearest rounding.
 pub fn quantise_calibrated(net: &FloatNet, calibration: &[Chunk]) -> Network {
     let base = net.quantise();
-    let mut out_w: Vec<i16> = (0..OUTPUT_BUCKETS)
+    let (l1, buckets) = (net.l1(), net.arch.output_buckets);
+    let mut out_w: Vec<i16> = (0..buckets)
         .flat_map(|b| base.output_weights(b).to_vec())
         .collect();
-    let mut out_b: Vec<i16> = (0..OUTPUT_BUCKETS).map(|b| base.output_bias(b)).collect();
+    let mut out_b: Vec<i16> = (0..buckets).map(|b| base.output_bias(b)).collect();
 
     // Per bucket: the engine's activations c² / QA² (side to move's half,
     // then the other's) and the float network's output.
-    let mut h: Vec<Vec<[f32; 2 * L1]>> = vec![Vec::new(); OUTPUT_BUCKETS];
-    let mut target: Vec<Vec<f64>> = vec![Vec::new(); OUTPUT_BUCKETS];
+    let mut h: Vec<Vec<Vec<f32>>> = vec![Vec::new(); buckets];
+    let mut target: Vec<Vec<f64>> = vec![Vec::new(); buckets];
     let mut acc = Accumulator::new(&base);
     for c in calibration {
-        let inp = Inputs::from_chunk(c);
+        let inp = net.inputs(c, false);
         let rec = Record::unpack(c, 0).expect("calibration positions are checked records");
         let mut pieces: Vec<(Piece, Square)> = Vec::with_capacity(inp.len);
         rec.for_each_piece(|p, sq| pieces.push((p, sq)));
         acc.refresh_pieces(&base, &pieces);
-        let mut row = [0.0f32; 2 * L1];
+        let mut row = vec![0.0f32; 2 * l1];
         let stm = inp.side_to_move;
         for (half, persp) in [stm, stm.flip()].into_iter().enumerate() {
             for (j, &a) in acc.values(persp).iter().enumerate() {
                 let c = a.clamp(0, QA as i16) as f32 / QA as f32;
-                row[half * L1 + j] = c * c;
+                row[half * l1 + j] = c * c;
             }
         }
-        let b = inp.bucket();
+        let b = net.bucket(&inp);
         h[b].push(row);
         target[b].push(net.output(&net.hidden(&inp), b) as f64);
     }
 
-    for b in 0..OUTPUT_BUCKETS {
+    for b in 0..buckets {
         let (h, t) = (&h[b], &target[b]);
-        if h.len() < 2 * L1 {
+        if h.len() < 2 * l1 {
             continue;
         }
-        let w = &mut out_w[b * 2 * L1..(b + 1) * 2 * L1];
+        let w = &mut out_w[b * 2 * l1..(b + 1) * 2 * l1];
         let bias_unit = 1.0 / (QA * QB) as f64;
         // Residuals of the integer network against the float one.
         let mut e: Vec<f64> = h
@@ -82,7 +83,7 @@ pub fn quantise_calibrated(net: &FloatNet, calibration: &[Chunk]) -> Network {
             })
             .collect();
         for _ in 0..PASSES {
-            for j in 0..2 * L1 {
+            for j in 0..2 * l1 {
                 let (mut hh, mut eh) = (0.0f64, 0.0f64);
                 for (row, &e) in h.iter().zip(&e) {
                     let x = row[j] as f64;
@@ -112,9 +113,9 @@ pub fn quantise_calibrated(net: &FloatNet, calibration: &[Chunk]) -> Network {
             e.iter_mut().for_each(|x| *x -= applied * bias_unit);
         }
     }
-    let l1_w: Vec<i16> = (0..jiangjun_engine::nnue::FEATURES)
+    let l1_w: Vec<i16> = (0..net.arch.inputs())
         .flat_map(|f| base.l1_row(f).to_vec())
         .collect();
-    Network::new(&l1_w, base.l1_bias(), &out_w, &out_b)
+    Network::new(net.arch, &l1_w, base.l1_bias(), &out_w, &out_b)
         .expect("calibrated weights keep the engine's shape and limits")
 }

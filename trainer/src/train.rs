@@ -32,10 +32,10 @@
 //! count, and resuming from a checkpoint continues it exactly.
 
 use crate::data::Chunk;
-use crate::model::{FloatNet, Inputs, screlu};
+use crate::model::{FloatNet, screlu};
 use crate::rng::Rng;
 use jiangjun_engine::nnue::simd::dispatch;
-use jiangjun_engine::nnue::{FEATURES, L1, OUTPUT_BUCKETS, SCALE};
+use jiangjun_engine::nnue::{Arch, SCALE};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -61,6 +61,8 @@ pub struct TrainConfig {
     /// Train on the left-right mirror image of each position in about
     /// half of the epochs (a fresh seeded choice per position and epoch).
     pub mirror: bool,
+    /// The network's architecture (a resumed state must have it).
+    pub arch: Arch,
 }
 
 impl Default for TrainConfig {
@@ -76,6 +78,7 @@ impl Default for TrainConfig {
             seed: 1,
             val_fraction: 0.05,
             mirror: false,
+            arch: Arch::NET2,
         }
     }
 }
@@ -129,12 +132,17 @@ pub struct TrainState {
 }
 
 impl TrainState {
-    /// A fresh start from random weights.
+    /// A fresh start from random weights, of net 2's architecture.
     pub fn new(seed: u64) -> TrainState {
+        TrainState::with_arch(Arch::NET2, seed)
+    }
+
+    /// A fresh start from random weights of architecture `arch`.
+    pub fn with_arch(arch: Arch, seed: u64) -> TrainState {
         TrainState {
-            net: FloatNet::random(&mut Rng::new(seed ^ 0x1417_2a5e_ed00_0001)),
-            m: FloatNet::zeros(),
-            v: FloatNet::zeros(),
+            net: FloatNet::random(arch, &mut Rng::new(seed ^ 0x1417_2a5e_ed00_0001)),
+            m: FloatNet::zeros(arch),
+            v: FloatNet::zeros(arch),
             step: 0,
             epoch: 0,
         }
@@ -194,8 +202,8 @@ fn position_losses<const N: usize>(
     lambdas: [f32; N],
     k: f32,
 ) -> [f32; N] {
-    let inp = Inputs::from_chunk(chunk);
-    let out = net.output(&net.hidden(&inp), inp.bucket());
+    let inp = net.inputs(chunk, false);
+    let out = net.output(&net.hidden(&inp), net.bucket(&inp));
     let p = sigmoid(SCALE as f32 * out / k);
     lambdas.map(|lambda| (p - target(chunk, lambda, k)).powi(2))
 }
@@ -254,6 +262,8 @@ pub fn mirrored(seed: u64, epoch: usize, index: u32) -> bool {
 
 /// One thread's gradient.
 struct Grad {
+    /// Accumulator units per perspective.
+    l1: usize,
     l1_w: Vec<f32>,
     /// Rows of `l1_w` written since the last reset, and their list.
     touched: Vec<bool>,
@@ -261,39 +271,54 @@ struct Grad {
     l1_b: Vec<f32>,
     out_w: Vec<f32>,
     out_b: Vec<f32>,
+    /// Scratch: d loss / d first-layer output, per perspective.
+    d_us: Vec<f32>,
+    d_them: Vec<f32>,
     loss: f64,
 }
 
 impl Grad {
-    fn new() -> Grad {
+    fn new(arch: Arch) -> Grad {
+        let (l1, inputs) = (arch.l1, arch.inputs());
         Grad {
-            l1_w: vec![0.0; FEATURES * L1],
-            touched: vec![false; FEATURES],
-            rows: Vec::with_capacity(FEATURES),
-            l1_b: vec![0.0; L1],
-            out_w: vec![0.0; OUTPUT_BUCKETS * 2 * L1],
-            out_b: vec![0.0; OUTPUT_BUCKETS],
+            l1,
+            l1_w: vec![0.0; inputs * l1],
+            touched: vec![false; inputs],
+            rows: Vec::with_capacity(inputs),
+            l1_b: vec![0.0; l1],
+            out_w: vec![0.0; arch.output_buckets * 2 * l1],
+            out_b: vec![0.0; arch.output_buckets],
+            d_us: vec![0.0; l1],
+            d_them: vec![0.0; l1],
             loss: 0.0,
         }
     }
 
     /// Add `d` to the gradient row of feature `f`.
     #[inline(always)]
-    fn add_row(&mut self, f: usize, d: &[f32; L1]) {
-        if !self.touched[f] {
-            self.touched[f] = true;
-            self.rows.push(f as u32);
+    fn add_row(
+        l1_w: &mut [f32],
+        touched: &mut [bool],
+        rows: &mut Vec<u32>,
+        l1: usize,
+        f: usize,
+        d: &[f32],
+    ) {
+        if !touched[f] {
+            touched[f] = true;
+            rows.push(f as u32);
         }
-        for (g, &x) in self.l1_w[f * L1..(f + 1) * L1].iter_mut().zip(d) {
+        for (g, &x) in l1_w[f * l1..(f + 1) * l1].iter_mut().zip(d) {
             *g += x;
         }
     }
 
     /// Zero what `add_row` and the dense parts wrote.
     fn reset(&mut self) {
+        let l1 = self.l1;
         for &f in &self.rows {
             let f = f as usize;
-            self.l1_w[f * L1..(f + 1) * L1].fill(0.0);
+            self.l1_w[f * l1..(f + 1) * l1].fill(0.0);
             self.touched[f] = false;
         }
         self.rows.clear();
@@ -306,28 +331,28 @@ impl Grad {
     /// Forward and backward pass of one position, summing into self.
     #[inline(always)]
     fn accumulate(&mut self, net: &FloatNet, chunk: &Chunk, mirror: bool, lambda: f32, k: f32) {
-        let inp = Inputs::from_chunk_mirrored(chunk, mirror);
+        let inp = net.inputs(chunk, mirror);
         let h = net.hidden(&inp);
-        let bucket = inp.bucket();
+        let bucket = net.bucket(&inp);
+        let l1 = self.l1;
         let out = net.output(&h, bucket);
         let p = sigmoid(SCALE as f32 * out / k);
         let err = p - target(chunk, lambda, k);
         self.loss += (err * err) as f64;
         // d loss / d out.
         let g = 2.0 * err * p * (1.0 - p) * SCALE as f32 / k;
-        let w = &net.out_w[bucket * 2 * L1..(bucket + 1) * 2 * L1];
-        let gw = &mut self.out_w[bucket * 2 * L1..(bucket + 1) * 2 * L1];
-        let mut d_us = [0.0f32; L1];
-        let mut d_them = [0.0f32; L1];
-        for (half, (a, d)) in [(&h.us, &mut d_us), (&h.them, &mut d_them)]
+        let w = &net.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
+        let gw = &mut self.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
+        let (d_us, d_them) = (&mut self.d_us, &mut self.d_them);
+        for (half, (a, d)) in [(&h.us, &mut *d_us), (&h.them, &mut *d_them)]
             .into_iter()
             .enumerate()
         {
             let (w, gw) = (
-                &w[half * L1..(half + 1) * L1],
-                &mut gw[half * L1..(half + 1) * L1],
+                &w[half * l1..(half + 1) * l1],
+                &mut gw[half * l1..(half + 1) * l1],
             );
-            for j in 0..L1 {
+            for j in 0..l1 {
                 let x = a[j];
                 gw[j] += g * screlu(x);
                 // screlu'(x) = 2x on (0, 1), else 0.
@@ -336,12 +361,13 @@ impl Grad {
             }
         }
         self.out_b[bucket] += g;
-        for j in 0..L1 {
+        for j in 0..l1 {
             self.l1_b[j] += d_us[j] + d_them[j];
         }
+        let (w, t, r) = (&mut self.l1_w, &mut self.touched, &mut self.rows);
         for i in 0..inp.len {
-            self.add_row(inp.us[i] as usize, &d_us);
-            self.add_row(inp.them[i] as usize, &d_them);
+            Grad::add_row(w, t, r, l1, inp.us[i] as usize, d_us);
+            Grad::add_row(w, t, r, l1, inp.them[i] as usize, d_them);
         }
     }
 }
@@ -370,7 +396,9 @@ pub struct Trainer {
 
 impl Trainer {
     pub fn new(config: TrainConfig, state: TrainState) -> Trainer {
-        let grads = (0..config.threads).map(|_| Grad::new()).collect();
+        let grads = (0..config.threads)
+            .map(|_| Grad::new(state.net.arch))
+            .collect();
         Trainer {
             config,
             state,
@@ -438,7 +466,8 @@ impl Trainer {
         }
 
         // The first layer: only rows some part touched.
-        let mut touched = vec![false; FEATURES];
+        let l1 = st.net.l1();
+        let mut touched = vec![false; st.net.arch.inputs()];
         for grad in grads {
             for &f in &grad.rows {
                 touched[f as usize] = true;
@@ -446,15 +475,15 @@ impl Trainer {
         }
         st.net
             .l1_w
-            .par_chunks_mut(L1)
-            .zip(st.m.l1_w.par_chunks_mut(L1))
-            .zip(st.v.l1_w.par_chunks_mut(L1))
+            .par_chunks_mut(l1)
+            .zip(st.m.l1_w.par_chunks_mut(l1))
+            .zip(st.v.l1_w.par_chunks_mut(l1))
             .enumerate()
             .filter(|(f, _)| touched[*f])
             .for_each(|(f, ((w, m), v))| {
-                let mut g = [0.0f32; L1];
+                let mut g = vec![0.0f32; l1];
                 for grad in grads.iter().filter(|gr| gr.touched[f]) {
-                    for (a, &b) in g.iter_mut().zip(&grad.l1_w[f * L1..(f + 1) * L1]) {
+                    for (a, &b) in g.iter_mut().zip(&grad.l1_w[f * l1..(f + 1) * l1]) {
                         *a += b;
                     }
                 }
@@ -528,14 +557,23 @@ mod tests {
     /// finite differences of the loss, on the parameters it moves most.
     #[test]
     fn gradients_match_finite_differences() {
+        for arch in [
+            Arch::NET2,
+            Arch::new(jiangjun_engine::nnue::FeatureSet::KingBucket6, 128, 4).unwrap(),
+        ] {
+            gradients_match_in(arch);
+        }
+    }
+
+    fn gradients_match_in(arch: Arch) {
         let mut data = Vec::new();
         crate::synth::generate(24, 3, |r| data.push(r.pack()));
-        let mut net = TrainState::new(5).net;
+        let mut net = TrainState::with_arch(arch, 5).net;
         for b in &mut net.l1_b {
             *b = 0.3;
         }
         let (lambda, k) = (0.5, 134.0);
-        let mut grad = Grad::new();
+        let mut grad = Grad::new(net.arch);
         for c in &data {
             grad.accumulate(&net, c, false, lambda, k);
         }
@@ -566,11 +604,12 @@ mod tests {
             assert!(a.abs() > 1e-3, "block {block}: gradient too small to test");
         }
         // Only rows of features that occurred were touched.
-        for f in 0..FEATURES {
+        let l1 = net.l1();
+        for f in 0..net.arch.inputs() {
             let used = grad.rows.contains(&(f as u32));
             assert_eq!(grad.touched[f], used);
             if !used {
-                assert!(grad.l1_w[f * L1..(f + 1) * L1].iter().all(|&x| x == 0.0));
+                assert!(grad.l1_w[f * l1..(f + 1) * l1].iter().all(|&x| x == 0.0));
             }
         }
         grad.reset();

@@ -6,59 +6,90 @@
 //! one; a capture also subtracts the captured piece. [`Accumulator::update_from`]
 //! does that while copying the parent's values into the child's slot in one
 //! pass, which is how the search's [`AccumulatorStack`] (one accumulator per
-//! ply) will use it: push on make, pop on unmake, nothing to undo.
+//! ply) uses it: push on make, pop on unmake, nothing to undo.
+//!
+//! With king buckets, a king move that changes its side's [`View`] (bucket
+//! or mirror) changes every feature of that side's perspective: that half
+//! alone is recomputed from the pieces after the move, the other half is
+//! updated as usual.
 //!
 //! The arithmetic wraps (`wrapping_add`/`wrapping_sub`): the final values are
 //! exact because every network keeps bias + 32 pieces within `i16` (see
-//! `MAX_L1_WEIGHT`), whatever the order of the updates.
+//! `MAX_L1_WEIGHT`), whatever the order of the updates. The loops are
+//! compiled for the common widths (256, 512, 768, 1024) with a constant
+//! trip count, which the compiler vectorises whole (see `simd`), and once
+//! more for any other width.
 
-use super::features::{MAX_ACTIVE, feature_index, for_each_piece};
+use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
+use super::finny::{RefreshCache, Squares};
 use super::network::Network;
-use super::{L1, evaluate, simd};
+use super::{evaluate, simd};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
-/// The first-layer output of one position from both perspectives, and the
-/// number of pieces (for the output bucket).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub struct Accumulator {
-    /// Indexed by the perspective's `Color::index()`.
-    values: [[i16; L1]; 2],
-    pieces: u32,
+/// Run `$f::<N>($args)` with `N` the network's L1 for the common widths
+/// (a constant trip count: the loops compile to straight-line SIMD code,
+/// as fast as net 2's fixed-size arrays were), `N = 0` (any width, read
+/// from the slices) otherwise.
+macro_rules! by_width {
+    ($l1:expr, $($f:ident)::+, $($arg:expr),*) => {
+        match $l1 {
+            256 => $($f)::+::<256>($($arg),*),
+            512 => $($f)::+::<512>($($arg),*),
+            768 => $($f)::+::<768>($($arg),*),
+            1024 => $($f)::+::<1024>($($arg),*),
+            _ => $($f)::+::<0>($($arg),*),
+        }
+    };
+}
+pub(crate) use by_width;
+
+/// The width the kernels work on: `N`, or the slice's when `N` is 0.
+#[inline(always)]
+pub(crate) const fn width<const N: usize>(len: usize) -> usize {
+    if N == 0 { len } else { N }
 }
 
 #[inline(always)]
-fn add_row(dst: &mut [i16; L1], w: &[i16; L1]) {
-    for (d, &w) in dst.iter_mut().zip(w) {
-        *d = d.wrapping_add(w);
+pub(crate) fn add_row<const N: usize>(dst: &mut [i16], w: &[i16]) {
+    let n = width::<N>(dst.len());
+    let (dst, w) = (&mut dst[..n], &w[..n]);
+    for i in 0..n {
+        dst[i] = dst[i].wrapping_add(w[i]);
     }
 }
 
 #[inline(always)]
-fn sub_row(dst: &mut [i16; L1], w: &[i16; L1]) {
-    for (d, &w) in dst.iter_mut().zip(w) {
-        *d = d.wrapping_sub(w);
+pub(crate) fn sub_row<const N: usize>(dst: &mut [i16], w: &[i16]) {
+    let n = width::<N>(dst.len());
+    let (dst, w) = (&mut dst[..n], &w[..n]);
+    for i in 0..n {
+        dst[i] = dst[i].wrapping_sub(w[i]);
     }
 }
 
 /// `dst = src + add - sub`.
 #[inline(always)]
-fn add_sub(dst: &mut [i16; L1], src: &[i16; L1], add: &[i16; L1], sub: &[i16; L1]) {
-    for i in 0..L1 {
+fn add_sub<const N: usize>(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
+    let n = width::<N>(dst.len());
+    let (dst, src, add, sub) = (&mut dst[..n], &src[..n], &add[..n], &sub[..n]);
+    for i in 0..n {
         dst[i] = src[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
     }
 }
 
 /// `dst = src + add - sub1 - sub2`.
 #[inline(always)]
-fn add_sub_sub(
-    dst: &mut [i16; L1],
-    src: &[i16; L1],
-    add: &[i16; L1],
-    sub1: &[i16; L1],
-    sub2: &[i16; L1],
+fn add_sub_sub<const N: usize>(
+    dst: &mut [i16],
+    src: &[i16],
+    add: &[i16],
+    sub1: &[i16],
+    sub2: &[i16],
 ) {
-    for i in 0..L1 {
+    let n = width::<N>(dst.len());
+    let (dst, src, add) = (&mut dst[..n], &src[..n], &add[..n]);
+    let (sub1, sub2) = (&sub1[..n], &sub2[..n]);
+    for i in 0..n {
         dst[i] = src[i]
             .wrapping_add(add[i])
             .wrapping_sub(sub1[i])
@@ -66,11 +97,23 @@ fn add_sub_sub(
     }
 }
 
+/// The first-layer output of one position from both perspectives, the
+/// views they were computed in, and the number of pieces (for the output
+/// bucket).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    /// Red's `L1` values, then Black's (by `Color::index()`).
+    values: Vec<i16>,
+    views: [View; 2],
+    pieces: u32,
+}
+
 impl Accumulator {
     /// The accumulator of an empty board: the biases.
     pub fn new(net: &Network) -> Accumulator {
         Accumulator {
-            values: [*net.l1_bias(); 2],
+            values: [net.l1_bias(), net.l1_bias()].concat(),
+            views: [View::default(); 2],
             pieces: 0,
         }
     }
@@ -101,22 +144,116 @@ impl Accumulator {
     /// Recompute from scratch for a list of pieces (a position that is not
     /// a `Board`, such as a training record).
     pub fn refresh_pieces(&mut self, net: &Network, pieces: &[(Piece, Square)]) {
+        let views = net.features().views_of(pieces);
+        self.values.resize(2 * net.l1(), 0);
+        for p in Color::BOTH {
+            self.refresh_half(net, p, views[p.index()], pieces);
+        }
+        self.pieces = pieces.len() as u32;
+    }
+
+    /// Recompute `perspective`'s half in `view` for `pieces`.
+    fn refresh_half(
+        &mut self,
+        net: &Network,
+        perspective: Color,
+        view: View,
+        pieces: &[(Piece, Square)],
+    ) {
         simd::dispatch(
             #[inline(always)]
             || {
-                self.values = [*net.l1_bias(); 2];
-                self.pieces = 0;
-                for &(piece, sq) in pieces {
-                    self.add_portable(net, piece, sq);
-                }
+                by_width!(
+                    net.l1(),
+                    Self::refresh_half_n,
+                    self,
+                    net,
+                    perspective,
+                    view,
+                    pieces
+                )
             },
         )
     }
 
+    #[inline(always)]
+    fn refresh_half_n<const N: usize>(
+        &mut self,
+        net: &Network,
+        perspective: Color,
+        view: View,
+        pieces: &[(Piece, Square)],
+    ) {
+        let set = net.features();
+        let l1 = net.l1();
+        let half = &mut self.values[perspective.index() * l1..(perspective.index() + 1) * l1];
+        half.copy_from_slice(net.l1_bias());
+        for &(piece, sq) in pieces {
+            add_row::<N>(half, net.l1_row(set.index(perspective, view, piece, sq)));
+        }
+        self.views[perspective.index()] = view;
+    }
+
+    /// `perspective`'s half after `mv` (on `board`, before the move), in
+    /// the new `view` of a king that moved, through `cache` if given: out
+    /// of line, as it is rare.
+    #[cold]
+    #[inline(never)]
+    fn refresh_after_move(
+        &mut self,
+        net: &Network,
+        board: &Board,
+        mv: Move,
+        (perspective, view): (Color, View),
+        cache: Option<&mut RefreshCache>,
+    ) {
+        // The pieces after the move: the mover on `to`, whatever stood
+        // there gone.
+        let mut after: Squares = [0; xiangqi::SQUARES];
+        for_each_piece(board, |p, sq| {
+            if sq != mv.to() {
+                let s = if sq == mv.from() { mv.to() } else { sq };
+                after[s.index()] = p.index() as u8 + 1;
+            }
+        });
+        match cache {
+            Some(cache) => {
+                let l1 = net.l1();
+                let i = perspective.index();
+                let half = &mut self.values[i * l1..(i + 1) * l1];
+                cache.refresh(net, perspective, view, &after, half);
+                self.views[i] = view;
+            }
+            None => {
+                let mut list = [(
+                    Piece::new(Color::Red, PieceKind::King),
+                    Square::from_index_unchecked(0),
+                ); MAX_ACTIVE];
+                let mut n = 0;
+                for (s, &code) in after.iter().enumerate() {
+                    if code != 0 && n < MAX_ACTIVE {
+                        let k = code as usize - 1;
+                        let p = Piece::new(Color::from_index(k / 7), PieceKind::from_index(k % 7));
+                        list[n] = (p, Square::from_index_unchecked(s));
+                        n += 1;
+                    }
+                }
+                self.refresh_half(net, perspective, view, &list[..n]);
+            }
+        }
+    }
+
     /// The values of `perspective`'s half.
     #[inline(always)]
-    pub fn values(&self, perspective: Color) -> &[i16; L1] {
-        &self.values[perspective.index()]
+    pub fn values(&self, perspective: Color) -> &[i16] {
+        let l1 = self.values.len() / 2;
+        &self.values[perspective.index() * l1..(perspective.index() + 1) * l1]
+    }
+
+    /// The view `perspective`'s half was computed in.
+    #[inline(always)]
+    pub fn view(&self, perspective: Color) -> View {
+        self.views[perspective.index()]
     }
 
     /// Pieces on the board.
@@ -125,93 +262,106 @@ impl Accumulator {
         self.pieces as usize
     }
 
-    /// A piece appears on `sq`.
-    #[inline]
-    pub fn add(&mut self, net: &Network, piece: Piece, sq: Square) {
-        simd::dispatch(
-            #[inline(always)]
-            || self.add_portable(net, piece, sq),
-        )
-    }
-
+    /// The output bucket of the position for `net`.
     #[inline(always)]
-    fn add_portable(&mut self, net: &Network, piece: Piece, sq: Square) {
-        for p in Color::BOTH {
-            add_row(
-                &mut self.values[p.index()],
-                net.l1_row(feature_index(p, piece, sq)),
-            );
-        }
-        self.pieces += 1;
-    }
-
-    /// A piece leaves `sq`.
-    #[inline]
-    pub fn sub(&mut self, net: &Network, piece: Piece, sq: Square) {
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                for p in Color::BOTH {
-                    sub_row(
-                        &mut self.values[p.index()],
-                        net.l1_row(feature_index(p, piece, sq)),
-                    );
-                }
-                self.pieces -= 1;
-            },
-        )
-    }
-
-    /// A piece goes from `from` to `to` (an empty square), in one pass.
-    #[inline]
-    pub fn move_piece(&mut self, net: &Network, piece: Piece, from: Square, to: Square) {
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                for p in Color::BOTH {
-                    let v = &mut self.values[p.index()];
-                    let src = *v;
-                    add_sub(
-                        v,
-                        &src,
-                        net.l1_row(feature_index(p, piece, to)),
-                        net.l1_row(feature_index(p, piece, from)),
-                    );
-                }
-            },
-        )
+    pub fn output_bucket(&self, net: &Network) -> usize {
+        output_bucket(self.piece_count(), net.arch().output_buckets)
     }
 
     /// Become `parent` after `mv`, where `board` is the position `parent`
-    /// holds, before `mv` is made: the copy and the update in one pass.
+    /// holds, before `mv` is made: the copy and the update in one pass (or,
+    /// for the perspective of a king that changes view, a refresh).
     #[inline]
     pub fn update_from(&mut self, parent: &Accumulator, net: &Network, board: &Board, mv: Move) {
-        let (from, to) = (mv.from(), mv.to());
+        self.update_with(parent, net, board, mv, None);
+    }
+
+    /// [`Accumulator::update_from`], refreshing through `cache` (see
+    /// `finny`) when a king changes view.
+    #[inline]
+    pub fn update_from_cached(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        board: &Board,
+        mv: Move,
+        cache: &mut RefreshCache,
+    ) {
+        self.update_with(parent, net, board, mv, Some(cache));
+    }
+
+    #[inline(always)]
+    fn update_with(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        board: &Board,
+        mv: Move,
+        mut cache: Option<&mut RefreshCache>,
+    ) {
         let piece = board
-            .piece_at(from)
+            .piece_at(mv.from())
             .expect("update_from: the move's from-square holds a piece");
-        let captured = board.piece_at(to);
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                for p in Color::BOTH {
-                    let i = p.index();
-                    let add = net.l1_row(feature_index(p, piece, to));
-                    let sub = net.l1_row(feature_index(p, piece, from));
-                    match captured {
-                        None => add_sub(&mut self.values[i], &parent.values[i], add, sub),
-                        Some(cp) => add_sub_sub(
-                            &mut self.values[i],
-                            &parent.values[i],
-                            add,
-                            sub,
-                            net.l1_row(feature_index(p, cp, to)),
-                        ),
-                    }
-                }
-            },
-        );
+        let captured = board.piece_at(mv.to());
+        self.values.resize(2 * net.l1(), 0);
+        for p in Color::BOTH {
+            let i = p.index();
+            let view = if piece.kind() == PieceKind::King && piece.color() == p {
+                net.features().view(p, mv.to())
+            } else {
+                parent.views[i]
+            };
+            if view != parent.views[i] {
+                self.refresh_after_move(net, board, mv, (p, view), cache.as_deref_mut());
+            } else {
+                self.views[i] = view;
+                simd::dispatch(
+                    #[inline(always)]
+                    || {
+                        by_width!(
+                            net.l1(),
+                            Self::update_half_n,
+                            self,
+                            parent,
+                            net,
+                            p,
+                            (piece, mv),
+                            captured
+                        )
+                    },
+                );
+            }
+        }
         self.pieces = parent.pieces - captured.is_some() as u32;
+    }
+
+    /// `perspective`'s half: `parent`'s, `piece` moved by `mv` (capturing
+    /// `captured`), in an unchanged view.
+    #[inline(always)]
+    fn update_half_n<const N: usize>(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        perspective: Color,
+        (piece, mv): (Piece, Move),
+        captured: Option<Piece>,
+    ) {
+        let (set, l1, i) = (net.features(), net.l1(), perspective.index());
+        let view = parent.views[i];
+        let dst = &mut self.values[i * l1..(i + 1) * l1];
+        let src = &parent.values[i * l1..(i + 1) * l1];
+        let add = net.l1_row(set.index(perspective, view, piece, mv.to()));
+        let sub = net.l1_row(set.index(perspective, view, piece, mv.from()));
+        match captured {
+            None => add_sub::<N>(dst, src, add, sub),
+            Some(cp) => add_sub_sub::<N>(
+                dst,
+                src,
+                add,
+                sub,
+                net.l1_row(set.index(perspective, view, cp, mv.to())),
+            ),
+        }
     }
 }
 
@@ -222,6 +372,7 @@ impl Accumulator {
 pub struct AccumulatorStack {
     stack: Vec<Accumulator>,
     ply: usize,
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
@@ -229,13 +380,18 @@ impl AccumulatorStack {
     pub fn new(net: &Network, board: &Board) -> AccumulatorStack {
         let mut stack = Vec::with_capacity(crate::score::MAX_PLY + 8);
         stack.push(Accumulator::from_board(net, board));
-        AccumulatorStack { stack, ply: 0 }
+        AccumulatorStack {
+            stack,
+            ply: 0,
+            cache: RefreshCache::new(),
+        }
     }
 
-    /// Start again from `board` at ply 0.
+    /// Start again from `board` at ply 0 (the network may be another).
     pub fn refresh(&mut self, net: &Network, board: &Board) {
         self.ply = 0;
         self.stack[0].refresh(net, board);
+        self.cache.clear();
     }
 
     /// The current ply (pushes not yet popped).
@@ -258,7 +414,7 @@ impl AccumulatorStack {
             self.stack.push(self.stack[self.ply].clone());
         }
         let (done, rest) = self.stack.split_at_mut(next);
-        rest[0].update_from(&done[self.ply], net, board, mv);
+        rest[0].update_from_cached(&done[self.ply], net, board, mv, &mut self.cache);
         self.ply = next;
     }
 
@@ -290,103 +446,5 @@ impl AccumulatorStack {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rng(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % n
-        }
-    }
-
-    /// Random games, made and unmade in random runs: after every push and
-    /// every pop the stack's accumulator equals one computed from scratch.
-    #[test]
-    fn incremental_updates_equal_a_refresh() {
-        let net = Network::random(1);
-        let mut next = rng(0x5eed);
-        for game in 0..12 {
-            let mut board = Board::startpos();
-            let mut stack = AccumulatorStack::new(&net, &board);
-            let mut nulls = Vec::new();
-            for _ in 0..160 {
-                // Mostly forward, sometimes back a few plies.
-                if !board.history().is_empty() && next(5) == 0 {
-                    for _ in 0..1 + next(3) {
-                        if board.history().is_empty() {
-                            break;
-                        }
-                        if nulls.pop() == Some(true) {
-                            board.unmake_null();
-                        } else {
-                            board.unmake_move();
-                        }
-                        stack.pop();
-                        assert_eq!(stack.current(), &Accumulator::from_board(&net, &board));
-                    }
-                    continue;
-                }
-                if !board.in_check() && next(8) == 0 {
-                    board.make_null();
-                    stack.push_null();
-                    nulls.push(true);
-                } else {
-                    let moves = board.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mv = moves.as_slice()[next(moves.len())];
-                    stack.push_move(&net, &board, mv);
-                    board.make_move(mv);
-                    nulls.push(false);
-                }
-                assert_eq!(stack.ply(), board.history().len(), "game {game}");
-                let fresh = Accumulator::from_board(&net, &board);
-                assert_eq!(stack.current(), &fresh, "game {game}: {}", board.to_fen());
-                assert_eq!(
-                    stack.evaluate(&net, board.side_to_move()),
-                    evaluate(&net, &fresh, board.side_to_move())
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn add_sub_and_move_piece_agree_with_refresh() {
-        let net = Network::random(2);
-        let board = Board::startpos();
-        let mut acc = Accumulator::from_board(&net, &board);
-        assert_eq!(acc.piece_count(), 32);
-        // h2e2 as a move of the cannon.
-        let cannon = board.piece_at(Square::parse("h2").unwrap()).unwrap();
-        let (h2, e2) = (Square::parse("h2").unwrap(), Square::parse("e2").unwrap());
-        let mut moved = acc.clone();
-        moved.move_piece(&net, cannon, h2, e2);
-        let mut after = board.clone();
-        after.make_move(Move::new(h2, e2));
-        assert_eq!(moved, Accumulator::from_board(&net, &after));
-        // Remove and put back a piece.
-        acc.sub(&net, cannon, h2);
-        assert_eq!(acc.piece_count(), 31);
-        acc.add(&net, cannon, h2);
-        assert_eq!(acc, Accumulator::from_board(&net, &board));
-        // The empty board holds the biases.
-        assert_eq!(Accumulator::new(&net).values(Color::Black), net.l1_bias());
-    }
-
-    #[test]
-    fn refresh_resets_the_stack() {
-        let net = Network::random(9);
-        let mut board = Board::startpos();
-        let mut stack = AccumulatorStack::new(&net, &board);
-        let mv = board.parse_move("h2e2").unwrap();
-        stack.push_move(&net, &board, mv);
-        board.make_move(mv);
-        stack.refresh(&net, &board);
-        assert_eq!(stack.ply(), 0);
-        assert_eq!(stack.current(), &Accumulator::from_board(&net, &board));
-    }
-}
+#[path = "accumulator_tests.rs"]
+mod tests;

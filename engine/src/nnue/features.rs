@@ -1,5 +1,7 @@
 //! The network's input features.
 //!
+//! # Piece-square inputs (`psq`, feature set 0, net 2)
+//!
 //! Each perspective (Red's and Black's) has [`FEATURES`] = 2 × 7 × 90 = 1260
 //! binary inputs, one per (relative colour, kind, square):
 //!
@@ -16,22 +18,183 @@
 //! twin (ranks mirrored, colours swapped, the other side to move) have the
 //! same inputs for the side to move and for the other side.
 //!
+//! # King-bucketed inputs (`kingbucket6`, feature set 1)
+//!
+//! The same 1260 inputs, once per bucket of the perspective's own king: 6 ×
+//! 1260 = 7560 inputs, of which the 32 of the king's bucket can be active.
+//! The king's palace square, seen from the perspective (ranks 0..=2 from its
+//! own back rank), gives the bucket; the d and f files share buckets, and a
+//! king on the f file sees the whole board mirrored left to right (file
+//! `f → 8 − f`), so a king on f4 and one on d4 see the same picture:
+//!
+//! ```text
+//! rank' 2:  d 5  e 4  f 5        index = bucket · 1260 + feature_index(piece, square'')
+//! rank' 1:  d 3  e 2  f 3        square'' = square mirrored when the king is on the f file
+//! rank' 0:  d 1  e 0  f 1
+//! ```
+//!
+//! A [`View`] is a perspective's (bucket, mirror) pair: it changes only when
+//! that side's own king moves, and then (buckets are a king step apart) the
+//! perspective's accumulator is recomputed rather than updated.
+//!
 //! Everything, the engine's accumulator and the trainer alike, goes through
-//! [`feature_index`], so a king-bucketed feature set later changes this file
-//! (and makes a king move refresh its perspective) and nothing else's maths.
+//! [`FeatureSet::index`], so the two always agree on the indexing.
 
 use xiangqi::{Board, Color, FILES, Piece, PieceKind, RANKS, SQUARES, Square};
 
-/// Inputs per perspective: own/their × 7 kinds × 90 squares.
+/// Piece-square inputs per perspective: own/their × 7 kinds × 90 squares.
 pub const FEATURES: usize = 2 * PieceKind::ALL.len() * SQUARES;
 
-/// Identifies this feature set in network files (see `network`).
-pub const FEATURE_SET_ID: u16 = 0;
+/// Buckets of the own king's square in [`FeatureSet::KingBucket6`].
+pub const KING_BUCKETS: usize = 6;
 
 /// Most pieces on a Xiangqi board (and so most active features per perspective).
 pub const MAX_ACTIVE: usize = 32;
 
-/// The input of `piece` on `square` as seen from `perspective`.
+/// A feature set: how a perspective's pieces become input indices. Network
+/// files name it by [`FeatureSet::id`]; the trainer's `--features` by
+/// [`FeatureSet::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// 1260 piece-square inputs (net 2).
+    PieceSquare,
+    /// 6 king buckets × 1260 piece-square inputs, mirrored for an f-file king.
+    KingBucket6,
+}
+
+/// Which block of a king-bucketed feature set a perspective reads, and
+/// whether it sees the board mirrored left to right.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct View {
+    /// `bucket · FEATURES`.
+    offset: u16,
+    mirror: bool,
+}
+
+impl View {
+    /// The king bucket (0 for a feature set without buckets).
+    pub fn bucket(self) -> usize {
+        self.offset as usize / FEATURES
+    }
+
+    /// Whether the perspective sees the board mirrored left to right.
+    pub fn mirrored(self) -> bool {
+        self.mirror
+    }
+}
+
+/// `sq` mirrored left to right (file `f` to `8 − f`).
+#[inline(always)]
+pub const fn mirror_square(sq: usize) -> usize {
+    sq - sq % FILES + (FILES - 1 - sq % FILES)
+}
+
+impl FeatureSet {
+    /// Every feature set, by id.
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::PieceSquare, FeatureSet::KingBucket6];
+
+    /// The id in network files' headers.
+    pub const fn id(self) -> u16 {
+        match self {
+            FeatureSet::PieceSquare => 0,
+            FeatureSet::KingBucket6 => 1,
+        }
+    }
+
+    /// The feature set with header id `id`.
+    pub fn from_id(id: u16) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// The name on the command line and in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureSet::PieceSquare => "psq",
+            FeatureSet::KingBucket6 => "kingbucket6",
+        }
+    }
+
+    /// The feature set called `name` (in any case).
+    pub fn from_name(name: &str) -> Option<FeatureSet> {
+        FeatureSet::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Inputs per perspective.
+    pub const fn inputs(self) -> usize {
+        self.king_buckets() * FEATURES
+    }
+
+    /// Number of king buckets (1: the king's square picks nothing).
+    pub const fn king_buckets(self) -> usize {
+        match self {
+            FeatureSet::PieceSquare => 1,
+            FeatureSet::KingBucket6 => KING_BUCKETS,
+        }
+    }
+
+    /// The view of `perspective` when its own king stands on `king`. A king
+    /// outside the palace (not a legal position) counts as on its nearest
+    /// palace square, so that no input is ever out of range.
+    #[inline(always)]
+    pub fn view(self, perspective: Color, king: Square) -> View {
+        match self {
+            FeatureSet::PieceSquare => View::default(),
+            FeatureSet::KingBucket6 => {
+                let s = king.index();
+                let (file, rank) = (s % FILES, s / FILES);
+                let rank = match perspective {
+                    Color::Red => rank,
+                    Color::Black => RANKS - 1 - rank,
+                };
+                let bucket = rank.min(2) * 2 + (file != 4) as usize;
+                View {
+                    offset: (bucket * FEATURES) as u16,
+                    mirror: file > 4,
+                }
+            }
+        }
+    }
+
+    /// The view of `perspective` on `board` (from its king's square).
+    #[inline(always)]
+    pub fn board_view(self, board: &Board, perspective: Color) -> View {
+        self.view(perspective, board.king_square(perspective))
+    }
+
+    /// The views of both perspectives (by `Color::index`) of a list of
+    /// pieces; a side without a king gets the default view.
+    pub fn views_of(self, pieces: &[(Piece, Square)]) -> [View; 2] {
+        let mut views = [View::default(); 2];
+        for &(p, sq) in pieces {
+            if p.kind() == PieceKind::King {
+                views[p.color().index()] = self.view(p.color(), sq);
+            }
+        }
+        views
+    }
+
+    /// The input of `piece` on `square` for `perspective` in `view`.
+    #[inline(always)]
+    pub fn index(self, perspective: Color, view: View, piece: Piece, square: Square) -> usize {
+        let s = if view.mirror {
+            Square::from_index_unchecked(mirror_square(square.index()))
+        } else {
+            square
+        };
+        view.offset as usize + feature_index(perspective, piece, s)
+    }
+}
+
+impl std::fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The piece-square input of `piece` on `square` as seen from `perspective`
+/// (feature set 0; the other sets add a bucket offset and maybe a mirror).
 #[inline(always)]
 pub const fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
     let s = square.index();
@@ -46,12 +209,11 @@ pub const fn feature_index(perspective: Color, piece: Piece, square: Square) -> 
 }
 
 /// The output bucket for a board with `piece_count` pieces (2..=32, kings
-/// included): the range is cut into [`OUTPUT_BUCKETS`](super::OUTPUT_BUCKETS)
-/// equal parts, fewest pieces first.
+/// included) among `buckets`: the range is cut into `buckets` equal parts,
+/// fewest pieces first (material, counted in pieces).
 #[inline(always)]
-pub const fn output_bucket(piece_count: usize) -> usize {
-    let buckets = super::OUTPUT_BUCKETS;
-    if buckets == 1 {
+pub const fn output_bucket(piece_count: usize, buckets: usize) -> usize {
+    if buckets <= 1 {
         return 0;
     }
     let b = piece_count.saturating_sub(2) * buckets / (MAX_ACTIVE - 1);
@@ -69,10 +231,11 @@ pub fn for_each_piece(board: &Board, mut f: impl FnMut(Piece, Square)) {
     }
 }
 
-/// The active inputs of `board` from `perspective`, in square order.
-pub fn active_features(board: &Board, perspective: Color) -> Vec<usize> {
+/// The active inputs of `board` from `perspective` in `set`, in square order.
+pub fn active_features(set: FeatureSet, board: &Board, perspective: Color) -> Vec<usize> {
+    let view = set.board_view(board, perspective);
     let mut v = Vec::with_capacity(MAX_ACTIVE);
-    for_each_piece(board, |p, sq| v.push(feature_index(perspective, p, sq)));
+    for_each_piece(board, |p, sq| v.push(set.index(perspective, view, p, sq)));
     v
 }
 
@@ -148,23 +311,111 @@ pub(crate) mod tests {
         ] {
             let a = Board::from_fen(fen).unwrap();
             let b = Board::from_fen(&colour_flipped_fen(fen)).unwrap();
-            let sorted = |board: &Board, p: Color| {
-                let mut v = active_features(board, p);
-                v.sort_unstable();
-                v
-            };
-            let (sa, sb) = (a.side_to_move(), b.side_to_move());
-            assert_ne!(sa, sb);
-            assert_eq!(sorted(&a, sa), sorted(&b, sb), "{fen}");
-            assert_eq!(sorted(&a, sa.flip()), sorted(&b, sb.flip()), "{fen}");
+            for set in FeatureSet::ALL {
+                let sorted = |board: &Board, p: Color| {
+                    let mut v = active_features(set, board, p);
+                    v.sort_unstable();
+                    v
+                };
+                let (sa, sb) = (a.side_to_move(), b.side_to_move());
+                assert_ne!(sa, sb);
+                assert_eq!(sorted(&a, sa), sorted(&b, sb), "{set} {fen}");
+                assert_eq!(sorted(&a, sa.flip()), sorted(&b, sb.flip()), "{set} {fen}");
+            }
         }
+    }
+
+    /// The 9 palace squares make 6 buckets, d and f files mirrored onto
+    /// each other, the same for Red from below and Black from above; every
+    /// index of every view is distinct and in range.
+    #[test]
+    fn king_buckets_and_their_indices() {
+        let set = FeatureSet::KingBucket6;
+        assert_eq!(set.inputs(), 7560);
+        let mut buckets = std::collections::BTreeSet::new();
+        for (name, bucket, mirror) in [
+            ("d0", 1, false),
+            ("e0", 0, false),
+            ("f0", 1, true),
+            ("d1", 3, false),
+            ("e1", 2, false),
+            ("f1", 3, true),
+            ("d2", 5, false),
+            ("e2", 4, false),
+            ("f2", 5, true),
+        ] {
+            let sq = Square::parse(name).unwrap();
+            let v = set.view(Color::Red, sq);
+            assert_eq!((v.bucket(), v.mirrored()), (bucket, mirror), "{name}");
+            // Black's palace, the same square seen from its own side.
+            let black_sq = Square::from_index_unchecked(sq.index() % 9 + 9 * (9 - sq.index() / 9));
+            assert_eq!(set.view(Color::Black, black_sq), v, "{name}");
+            buckets.insert(bucket);
+        }
+        assert_eq!(buckets.len(), KING_BUCKETS);
+        assert_eq!(
+            set.view(Color::Red, Square::parse("a9").unwrap()).bucket(),
+            5
+        );
+        let mut seen = vec![false; set.inputs()];
+        for b in 0..KING_BUCKETS {
+            let view = View {
+                offset: (b * FEATURES) as u16,
+                mirror: false,
+            };
+            for c in Color::BOTH {
+                for k in PieceKind::ALL {
+                    for s in 0..SQUARES {
+                        let f = set.index(
+                            Color::Red,
+                            view,
+                            Piece::new(c, k),
+                            Square::from_index_unchecked(s),
+                        );
+                        assert!(!seen[f], "feature {f} twice");
+                        seen[f] = true;
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&x| x));
+    }
+
+    /// A king on the f file sees the mirror image of the position with
+    /// the king on the d file.
+    #[test]
+    fn mirrored_positions_share_inputs_across_d_and_f() {
+        let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/4A4/2BK1AB2 w - - 0 1";
+        let a = Board::from_fen(fen).unwrap();
+        let b = a.mirrored();
+        let set = FeatureSet::KingBucket6;
+        let sorted = |board: &Board| {
+            let mut v = active_features(set, board, Color::Red);
+            v.sort_unstable();
+            v
+        };
+        assert!(set.board_view(&b, Color::Red).mirrored());
+        assert_eq!(sorted(&a), sorted(&b));
+        // Not so for Black, whose king is on the e file.
+        let black = |board: &Board| {
+            let mut v = active_features(set, board, Color::Black);
+            v.sort_unstable();
+            v
+        };
+        assert_ne!(black(&a), black(&b));
     }
 
     #[test]
     fn buckets_cover_the_piece_counts() {
-        for n in 0..=40 {
-            assert!(output_bucket(n) < crate::nnue::OUTPUT_BUCKETS);
+        for buckets in [1, 2, 8, 16] {
+            for n in 0..=40 {
+                assert!(output_bucket(n, buckets) < buckets);
+            }
+            assert_eq!(output_bucket(2, buckets), 0);
+            assert_eq!(output_bucket(32, buckets), buckets - 1);
         }
-        assert_eq!(output_bucket(2), 0);
+        let used: std::collections::BTreeSet<usize> =
+            (2..=32).map(|n| output_bucket(n, 8)).collect();
+        assert_eq!(used.len(), 8);
     }
 }

@@ -4,21 +4,44 @@
 //! # Architecture
 //!
 //! ```text
-//!   board ──features──▶ 1260 sparse inputs (stm view) ──┐   shared weights
-//!                                                       ├─▶ L1 = 256 units per view (the accumulators)
-//!   board ──features──▶ 1260 sparse inputs (other view) ┘
-//!   [acc(stm) ‖ acc(other)] ──SCReLU──▶ 512 ──▶ 1 output (of OUTPUT_BUCKETS, chosen by piece count)
+//!   board ──features──▶ N sparse inputs (stm view) ──┐   shared weights
+//!                                                    ├─▶ L1 units per view (the accumulators)
+//!   board ──features──▶ N sparse inputs (other view) ┘
+//!   [acc(stm) ‖ acc(other)] ──SCReLU──▶ 2·L1 ──▶ 1 output (of B output buckets, chosen by piece count)
 //! ```
+//!
+//! The network file's header chooses the architecture ([`Arch`]); one
+//! engine evaluates every one of them:
+//!
+//! | | feature set | N inputs | L1 | B |
+//! |---|---|---|---|---|
+//! | net 2 ([`Arch::NET2`], built in) | `psq` (id 0) | 1260 | 256 | 1 |
+//! | net 3's candidates (`jiangjun train --features kingbucket6 --hidden 512 --output-buckets 8`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
+//! | any other | either | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! * **Features** ([`features`]): one input per (own/their × 7 kinds) × 90
 //!   squares, from each side's perspective. Red sees the board as it is;
 //!   Black sees it flipped top to bottom (rank r → 9 − r) with the colours
-//!   swapped, so a position and its colour-flipped twin give the same inputs.
+//!   swapped, so a position and its colour-flipped twin give the same
+//!   inputs. `kingbucket6` has these 1260 once per bucket of the
+//!   perspective's own king: its palace square, the d and f files merged by
+//!   mirroring the board left to right for a king on the f file, 9 squares
+//!   in 6 buckets.
 //! * **Accumulator** ([`accumulator`]): the first layer's output for both
 //!   perspectives, `bias + Σ weight[feature]`, kept incrementally as pieces
-//!   move (a move touches 2 or 3 features per perspective).
+//!   move (a move touches 2 or 3 features per perspective). A king move
+//!   into another bucket (or mirror) recomputes that king's perspective
+//!   only, from the refresh cache ([`finny`]: the half as it was when the
+//!   king last stood in that view, plus the pieces changed since); the
+//!   other is updated as usual.
 //! * **Output**: the side to move's accumulator, then the other's, through
-//!   SCReLU (clamp to [0, 1], square) into one linear output.
+//!   SCReLU (clamp to [0, 1], square) into one linear output per bucket;
+//!   the number of pieces on the board picks the bucket
+//!   ([`output_bucket`]: 2..=32 pieces cut into B equal ranges).
+//!
+//! The loops run over blocks of 64 `i16` whatever L1 is; [`simd`] compiles
+//! them for AVX2 when the CPU has it, and they stay plain Rust (the portable
+//! fallback) otherwise.
 //!
 //! # Quantisation and the exact integer formula
 //!
@@ -47,6 +70,10 @@
 //! See [`network`]: a 48-byte little-endian header (magic `JJNNUE\0\0`,
 //! version, feature set, dimensions, quantisation constants, payload length,
 //! FNV-1a-64 checksum of the payload) then the payload of `i16` LE values.
+//! The feature set, L1 and the bucket count in the header choose the
+//! architecture; the input count and the payload length must follow from
+//! them, so a file of another shape, or whose header does not match its
+//! payload, is refused with the reason, never misread.
 //!
 //! # In the engine
 //!
@@ -57,13 +84,16 @@
 //! the hand-made evaluation, the built-in network or a network file.
 
 pub mod accumulator;
+pub mod arch;
 pub mod features;
+pub mod finny;
 pub mod network;
 pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use features::{FEATURES, feature_index, output_bucket};
-pub use network::{Network, NnueError};
+pub use arch::{Arch, NnueError};
+pub use features::{FEATURES, FeatureSet, feature_index, output_bucket};
+pub use network::Network;
 
 use std::ffi::OsStr;
 use std::fmt;
@@ -186,11 +216,6 @@ impl fmt::Display for EvalSource {
     }
 }
 
-/// Units of the first (accumulator) layer for each perspective.
-pub const L1: usize = 256;
-/// Number of output buckets, chosen by the number of pieces on the board
-/// (see [`output_bucket`]). 1 = a single output.
-pub const OUTPUT_BUCKETS: usize = 1;
 /// Quantisation of the first layer: float 1.0 = `QA`; also SCReLU's ceiling.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: float 1.0 = `QB`.
@@ -203,17 +228,23 @@ pub const MAX_L1_WEIGHT: i16 = (i16::MAX as i32 / 33) as i16;
 pub const MAX_OUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 
 /// Accumulator entries summed in `i32` before widening to `i64`: at most
-/// `CHUNK · QA · QA · MAX_OUT_WEIGHT` ≈ 5.3e8 per chunk, no overflow.
-const DOT_CHUNK: usize = 64;
+/// `CHUNK · QA · QA · MAX_OUT_WEIGHT` ≈ 5.3e8 per chunk, no overflow. One
+/// block of the accumulator loops, so every supported L1 is whole chunks.
+const DOT_CHUNK: usize = arch::L1_STEP;
 
-/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output layer.
+/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output
+/// layer, over `N` values (0: the slices' length, see `accumulator::by_width`).
 #[inline(always)]
-fn screlu_dot(acc: &[i16; L1], weights: &[i16]) -> i64 {
-    debug_assert_eq!(weights.len(), L1);
+fn screlu_dot<const N: usize>(acc: &[i16], weights: &[i16]) -> i64 {
+    debug_assert_eq!(weights.len(), acc.len());
+    let n = accumulator::width::<N>(acc.len());
+    let (acc, weights) = (&acc[..n], &weights[..n]);
     let mut total = 0i64;
     for (a, w) in acc
-        .chunks_exact(DOT_CHUNK)
-        .zip(weights.chunks_exact(DOT_CHUNK))
+        .as_chunks::<DOT_CHUNK>()
+        .0
+        .iter()
+        .zip(weights.as_chunks::<DOT_CHUNK>().0)
     {
         let mut s = 0i32;
         for i in 0..DOT_CHUNK {
@@ -240,10 +271,16 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
 
 #[inline(always)]
 fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
-    let bucket = output_bucket(acc.piece_count());
+    accumulator::by_width!(net.l1(), evaluate_n, net, acc, side_to_move)
+}
+
+#[inline(always)]
+fn evaluate_n<const N: usize>(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    let bucket = acc.output_bucket(net);
     let w = net.output_weights(bucket);
-    let sum = screlu_dot(acc.values(side_to_move), &w[..L1])
-        + screlu_dot(acc.values(side_to_move.flip()), &w[L1..]);
+    let (us, them) = w.split_at(net.l1());
+    let sum = screlu_dot::<N>(acc.values(side_to_move), us)
+        + screlu_dot::<N>(acc.values(side_to_move.flip()), them);
     let out =
         (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64);
     out as i32
@@ -256,46 +293,57 @@ mod tests {
 
     /// The integer formula computed the slow, obvious way.
     fn reference_eval(net: &Network, board: &Board) -> i64 {
-        let mut acc = [[0i64; L1]; 2];
+        let l1 = net.l1();
+        let mut acc = vec![vec![0i64; l1]; 2];
+        let mut pieces = 0;
         for persp in Color::BOTH {
             for (j, a) in acc[persp.index()].iter_mut().enumerate() {
                 *a = net.l1_bias()[j] as i64;
             }
-            for s in 0..xiangqi::SQUARES {
-                let sq = xiangqi::Square::from_index(s).unwrap();
-                if let Some(p) = board.piece_at(sq) {
-                    let f = feature_index(persp, p, sq);
-                    for (j, a) in acc[persp.index()].iter_mut().enumerate() {
-                        *a += net.l1_row(f)[j] as i64;
-                    }
+            pieces = 0;
+            for f in features::active_features(net.features(), board, persp) {
+                pieces += 1;
+                for (j, a) in acc[persp.index()].iter_mut().enumerate() {
+                    *a += net.l1_row(f)[j] as i64;
                 }
             }
         }
         let stm = board.side_to_move();
-        let w = net.output_weights(0);
+        let bucket = output_bucket(pieces, net.arch().output_buckets);
+        let w = net.output_weights(bucket);
         let mut sum = 0i64;
         for (half, persp) in [stm, stm.flip()].into_iter().enumerate() {
-            for j in 0..L1 {
+            for j in 0..l1 {
                 let c = acc[persp.index()][j].clamp(0, QA as i64);
-                sum += c * c * w[half * L1 + j] as i64;
+                sum += c * c * w[half * l1 + j] as i64;
             }
         }
-        (sum / QA as i64 + net.output_bias(0) as i64) * SCALE as i64 / (QA as i64 * QB as i64)
+        (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64)
+    }
+
+    fn test_networks() -> [Network; 3] {
+        [
+            Network::random(7),
+            Network::random_arch(Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(), 7),
+            Network::random_arch(Arch::new(FeatureSet::KingBucket6, 192, 3).unwrap(), 8),
+        ]
     }
 
     #[test]
     fn evaluate_matches_the_documented_formula() {
-        let net = Network::random(7);
-        for fen in [
-            xiangqi::START_FEN,
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-            "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 b - - 0 1",
-        ] {
-            let board = Board::from_fen(fen).unwrap();
-            let mut acc = Accumulator::new(&net);
-            acc.refresh(&net, &board);
-            let e = evaluate(&net, &acc, board.side_to_move());
-            assert_eq!(e as i64, reference_eval(&net, &board), "{fen}");
+        for net in test_networks() {
+            for fen in [
+                xiangqi::START_FEN,
+                "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+                "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 b - - 0 1",
+                "3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 0 1",
+            ] {
+                let board = Board::from_fen(fen).unwrap();
+                let mut acc = Accumulator::new(&net);
+                acc.refresh(&net, &board);
+                let e = evaluate(&net, &acc, board.side_to_move());
+                assert_eq!(e as i64, reference_eval(&net, &board), "{fen}");
+            }
         }
     }
 
@@ -307,6 +355,7 @@ mod tests {
             Some(bytes) => {
                 let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(*default_network().unwrap(), net);
+                assert_eq!(net.arch(), Arch::NET2);
             }
         }
     }
@@ -395,27 +444,28 @@ mod tests {
         assert!(QA * MAX_OUT_WEIGHT as i32 <= i16::MAX as i32);
         let per_chunk = DOT_CHUNK as i64 * (QA * QA) as i64 * MAX_OUT_WEIGHT as i64;
         assert!(per_chunk <= i32::MAX as i64);
-        assert_eq!(L1 % DOT_CHUNK, 0);
+        assert_eq!(arch::MAX_L1 % DOT_CHUNK, 0);
     }
 
     /// A position and its colour-flipped twin (ranks mirrored, colours and
     /// side to move swapped) get the same evaluation.
     #[test]
     fn colour_flipped_twins_evaluate_the_same() {
-        let net = Network::random(11);
-        for fen in [
-            xiangqi::START_FEN,
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-            "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 b - - 0 1",
-        ] {
-            let board = Board::from_fen(fen).unwrap();
-            let twin = Board::from_fen(&features::tests::colour_flipped_fen(fen)).unwrap();
-            let eval_of = |b: &Board| {
-                let mut acc = Accumulator::new(&net);
-                acc.refresh(&net, b);
-                evaluate(&net, &acc, b.side_to_move())
-            };
-            assert_eq!(eval_of(&board), eval_of(&twin), "{fen}");
+        for net in test_networks() {
+            for fen in [
+                xiangqi::START_FEN,
+                "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+                "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 b - - 0 1",
+            ] {
+                let board = Board::from_fen(fen).unwrap();
+                let twin = Board::from_fen(&features::tests::colour_flipped_fen(fen)).unwrap();
+                let eval_of = |b: &Board| {
+                    let mut acc = Accumulator::new(&net);
+                    acc.refresh(&net, b);
+                    evaluate(&net, &acc, b.side_to_move())
+                };
+                assert_eq!(eval_of(&board), eval_of(&twin), "{fen}");
+            }
         }
     }
 }

@@ -1,0 +1,266 @@
+//! Tests of the network file format.
+
+use super::*;
+use crate::nnue::arch::Arch;
+
+fn file() -> Vec<u8> {
+    Network::random(3).to_bytes()
+}
+
+/// Rewrite the checksum after editing the payload.
+fn reseal(bytes: &mut [u8]) {
+    let sum = fnv1a64(&bytes[HEADER_LEN..]);
+    bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+}
+
+#[test]
+fn round_trip() {
+    let net = Network::random(3);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), HEADER_LEN + Arch::NET2.payload_len());
+    assert_eq!(&bytes[0..8], b"JJNNUE\0\0");
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(back.to_bytes(), bytes);
+    assert_ne!(Network::random(4), net);
+}
+
+#[test]
+fn rejects_short_files() {
+    let e = Network::from_bytes(&file()[..20]).unwrap_err();
+    assert!(matches!(e, NnueError::TooShort { found: 20 }), "{e}");
+    assert!(e.to_string().contains("too short"));
+}
+
+#[test]
+fn rejects_wrong_magic() {
+    let mut b = file();
+    b[0] = b'X';
+    let e = Network::from_bytes(&b).unwrap_err();
+    assert!(matches!(e, NnueError::BadMagic { .. }), "{e}");
+    assert!(e.to_string().contains("not a Jiangjun network file"));
+}
+
+#[test]
+fn rejects_other_versions() {
+    let mut b = file();
+    b[8..10].copy_from_slice(&2u16.to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(e, NnueError::UnsupportedVersion { found: 2 }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("version 2"));
+}
+
+#[test]
+fn rejects_other_dimensions() {
+    for (offset, what) in [
+        (12, "input count"),
+        (24, "QA"),
+        (26, "QB"),
+        (28, "SCALE"),
+        (30, "reserved header field"),
+    ] {
+        let mut b = file();
+        b[offset] = b[offset].wrapping_add(1);
+        let e = Network::from_bytes(&b).unwrap_err();
+        match &e {
+            NnueError::Dimension { what: w, .. } => assert_eq!(*w, what),
+            other => panic!("{what}: {other}"),
+        }
+        assert!(e.to_string().contains("built for"), "{e}");
+    }
+    let mut b = file();
+    b[10..12].copy_from_slice(&9u16.to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(e, NnueError::UnknownFeatureSet { found: 9 }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("feature set 9 is unknown"), "{e}");
+    // Unsupported widths and bucket counts are named as such.
+    for (offset, value, text) in [
+        (16, 100u32, "L1 size 100 is not supported"),
+        (16, 1 << 30, "L1 size 1073741824 is not supported"),
+        (20, 0, "output bucket count 0 is not supported"),
+        (20, 99, "output bucket count 99 is not supported"),
+    ] {
+        let mut b = file();
+        b[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        let e = Network::from_bytes(&b).unwrap_err().to_string();
+        assert!(e.contains(text), "{e}");
+    }
+}
+
+/// A header whose dimensions are valid but are not those of its payload
+/// (an L1 or a bucket count edited, or another feature set) is refused
+/// before the payload is read, saying what it would take.
+#[test]
+fn rejects_headers_that_do_not_match_their_payload() {
+    let psq = file();
+    let kb =
+        Network::random_arch(Arch::new(FeatureSet::KingBucket6, 128, 4).unwrap(), 1).to_bytes();
+    for (mut b, offset, value) in [
+        (psq.clone(), 16, 512u32),
+        (psq.clone(), 20, 8),
+        (kb.clone(), 16, 256),
+        (kb.clone(), 20, 1),
+    ] {
+        b[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        let e = Network::from_bytes(&b).unwrap_err();
+        assert!(matches!(e, NnueError::PayloadMismatch { .. }), "{e}");
+        assert!(e.to_string().contains("does not match its payload"), "{e}");
+    }
+    // Another feature set with its own input count: still the wrong payload.
+    let mut b = psq.clone();
+    b[10..12].copy_from_slice(&1u16.to_le_bytes());
+    b[12..16].copy_from_slice(&7560u32.to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(
+        e.contains("kingbucket6 (7560 inputs) x 256 -> 1 output bucket takes"),
+        "{e}"
+    );
+    // With the payload length edited too, the payload is too short.
+    let arch = Arch::new(FeatureSet::KingBucket6, 256, 1).unwrap();
+    b[32..40].copy_from_slice(&(arch.payload_len() as u64).to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err();
+    assert!(matches!(e, NnueError::Truncated { .. }), "{e}");
+    // A king-bucket file claiming to be piece-square.
+    let mut b = kb.clone();
+    b[10..12].copy_from_slice(&0u16.to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(
+        e.contains("input count is 7560, but this engine is built for 1260"),
+        "{e}"
+    );
+}
+
+/// Every supported kind of architecture writes and reads back the same.
+#[test]
+fn other_architectures_round_trip() {
+    for arch in [
+        Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(),
+        Arch::new(FeatureSet::PieceSquare, 64, 16).unwrap(),
+        Arch::new(FeatureSet::KingBucket6, 64, 1).unwrap(),
+    ] {
+        let net = Network::random_arch(arch, 8);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), arch.file_len());
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.arch(), arch);
+        assert_eq!(back, net);
+    }
+}
+
+#[test]
+fn rejects_truncated_and_oversized_files() {
+    let b = file();
+    let e = Network::from_bytes(&b[..b.len() - 1]).unwrap_err();
+    assert!(matches!(e, NnueError::Truncated { .. }), "{e}");
+    assert!(e.to_string().contains("truncated"));
+    let e = Network::from_bytes(&b[..HEADER_LEN]).unwrap_err();
+    assert!(matches!(e, NnueError::Truncated { found: 0, .. }), "{e}");
+    let mut long = b.clone();
+    long.extend_from_slice(&[0, 0, 0]);
+    let e = Network::from_bytes(&long).unwrap_err();
+    assert!(matches!(e, NnueError::Oversized { extra: 3 }), "{e}");
+    assert!(e.to_string().contains("oversized"));
+}
+
+#[test]
+fn rejects_bad_checksums() {
+    let mut b = file();
+    let last = b.len() - 1;
+    b[last] ^= 0x40;
+    let e = Network::from_bytes(&b).unwrap_err();
+    assert!(matches!(e, NnueError::Checksum { .. }), "{e}");
+    assert!(e.to_string().contains("corrupt"));
+}
+
+#[test]
+fn rejects_weights_beyond_the_limits() {
+    // A first-layer weight of 1000 (> 992), correctly checksummed.
+    let mut b = file();
+    b[HEADER_LEN..HEADER_LEN + 2].copy_from_slice(&1000i16.to_le_bytes());
+    reseal(&mut b);
+    let e = Network::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            NnueError::OutOfRange {
+                index: 0,
+                value: 1000,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // An output weight of 129 (> 128).
+    let mut b = file();
+    let at = HEADER_LEN + 2 * (1260 * 256 + 256 + 5);
+    b[at..at + 2].copy_from_slice(&129i16.to_le_bytes());
+    reseal(&mut b);
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(e.contains("output weights[5] = 129"), "{e}");
+    b[at..at + 2].copy_from_slice(&(-128i16).to_le_bytes());
+    reseal(&mut b);
+    assert!(Network::from_bytes(&b).is_ok());
+}
+
+#[test]
+fn new_checks_lengths() {
+    let e = Network::new(Arch::NET2, &[0; 3], &[0; 256], &[0; 512], &[0]).unwrap_err();
+    assert!(matches!(e, NnueError::Shape { found: 3, .. }), "{e}");
+}
+
+#[test]
+fn load_and_save() {
+    let dir = std::env::temp_dir().join(format!("jj-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("net.nnue");
+    let net = Network::random(5);
+    net.save(&path).unwrap();
+    assert_eq!(Network::load(&path).unwrap(), net);
+    let e = Network::load(dir.join("missing.nnue")).unwrap_err();
+    assert!(e.to_string().contains("missing.nnue"), "{e}");
+    // A directory or a device is refused before it is read.
+    for other in [dir.clone(), "/dev/zero".into()] {
+        if other.exists() {
+            let e = Network::load(&other).unwrap_err().to_string();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+    }
+    // A long file is read only so far, but its excess is counted.
+    let mut long = net.to_bytes();
+    long.extend_from_slice(&[0; 1000]);
+    let long_path = dir.join("long.nnue");
+    std::fs::write(&long_path, &long).unwrap();
+    let e = Network::load(&long_path).unwrap_err();
+    assert!(matches!(e, NnueError::Oversized { extra: 1000 }), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn names_the_other_kinds_of_file() {
+    for (bytes, want) in [
+        (
+            &b"JJCKPT\0\0 and more bytes of a checkpoint"[..],
+            "trainer checkpoint",
+        ),
+        (&b"JJDATA\x01\0 records follow"[..], "training data"),
+        (&b"JJBOOK1\0"[..], "opening book"),
+        (
+            &b"rnbakabnr/9/1c5c1 w"[..],
+            "text file starting \"rnbakabnr/9/1c5c\"",
+        ),
+        (
+            &[0xffu8, 0, 1, 2, 3, 4, 5, 6, 7][..],
+            "unknown kind of file (its first bytes are ff 00 01",
+        ),
+    ] {
+        let e = Network::from_bytes(bytes).unwrap_err().to_string();
+        assert!(e.contains(want), "{e}");
+        assert!(!e.contains('['), "no raw byte arrays: {e}");
+    }
+}
