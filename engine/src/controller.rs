@@ -16,7 +16,7 @@ use crate::position::Position;
 use crate::score::Score;
 use crate::search::job::SearchJob;
 use crate::search::smp;
-use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
+use crate::search::{InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Shared};
 use crate::sync::{CountDown, lock};
 use crate::thread::ThreadPool;
 use crate::tt::TranspositionTable;
@@ -296,6 +296,15 @@ impl Engine {
     /// answers, if it has ended).
     pub fn ponderhit(&self) {
         self.shared.ponderhit();
+    }
+
+    /// Have the main search thread poll `hook` for `stop` and `ponderhit`
+    /// (as the search polls the clock) from the next job on; `None`: no
+    /// hook. For hosts where nothing can call `stop` while a search runs:
+    /// in a wasm build `go` only returns with the answer.
+    pub fn set_interrupt(&mut self, hook: Option<InterruptHook>) {
+        self.wait();
+        self.shared = Arc::new(Shared::with_interrupt(hook));
     }
 
     /// Nodes searched by the running or last search.
