@@ -17,6 +17,7 @@ pub mod input;
 pub mod nodestime;
 pub mod options;
 pub mod output;
+pub mod step;
 
 use crate::tools::perft;
 use command::{Command, Dialect, GoParams, PositionBase, excerpt};
