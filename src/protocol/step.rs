@@ -63,3 +63,57 @@ impl Stepper {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+
+    /// Output kept for the test to read.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+        }
+    }
+
+    /// Natively the search runs on the engine's thread, so `line` returns
+    /// before the answer; the session is the protocol's all the same.
+    #[test]
+    fn a_stepper_answers_lines_as_the_session_does() {
+        let out = Shared::default();
+        let mut s = Stepper::new(Arc::new(Output::new(Box::new(out.clone()))), None).unwrap();
+        assert!(s.line("uci"));
+        assert!(out.text().contains("uciok"));
+        assert!(s.line("position startpos moves h2e2"));
+        assert!(s.line("go depth 4"));
+        let t = Instant::now();
+        while !out.text().contains("bestmove") && t.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(s.line("isready"));
+        let text = out.text();
+        assert!(text.contains("info depth 4 "), "{text}");
+        assert!(
+            text.contains("\nbestmove ") && text.ends_with("readyok\n"),
+            "{text}"
+        );
+        assert!(!s.line("quit"));
+        assert!(!s.line("isready"), "nothing after quit");
+        assert!(out.text().ends_with("readyok\n"));
+    }
+}
