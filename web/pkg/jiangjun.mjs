@@ -64,6 +64,7 @@ export default async function Jiangjun(options = {}) {
     ready = { resolve, reject };
   });
   let terminated = false;
+  let isReady = false;
 
   const engine = {
     /** Whether `stop`/`ponderhit` reach a running search. */
@@ -99,6 +100,7 @@ export default async function Jiangjun(options = {}) {
     if (m.type === 'line') {
       for (const fn of listeners) fn(m.line);
     } else if (m.type === 'ready') {
+      isReady = true;
       ready.resolve(engine);
     } else if (m.type === 'exit') {
       // `quit`: the session is over.
@@ -106,7 +108,11 @@ export default async function Jiangjun(options = {}) {
     } else if (m.type === 'error') {
       const line = `info string error: ${m.message}`;
       for (const fn of listeners) fn(line);
-      ready.reject(new Error(m.message));
+      if (!isReady) {
+        // Never started: nobody holds the engine to end its worker.
+        engine.terminate();
+        ready.reject(new Error(m.message));
+      }
     }
   };
 

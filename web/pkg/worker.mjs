@@ -100,7 +100,9 @@ async function load(msg) {
   if (!bytes) {
     if (isNode) {
       const { readFile } = await import('node:fs/promises');
-      bytes = await readFile(new URL(msg.wasmUrl));
+      // A URL (file:...), or a plain path.
+      const url = msg.wasmUrl;
+      bytes = await readFile(/^[a-z][a-z0-9+.-]+:/i.test(url) ? new URL(url) : url);
     } else {
       bytes = await (await fetch(msg.wasmUrl)).arrayBuffer();
     }
