@@ -109,6 +109,17 @@ await check('stop answers go infinite', async () => {
   assert.equal(lines.slice(from).filter((l) => l.startsWith('bestmove')).length, 1);
 });
 
+await check('ponderhit turns go ponder into a timed search', async () => {
+  engine.postMessage(`position fen ${FEN}`);
+  const from = lines.length;
+  engine.postMessage('go ponder movetime 300');
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  assert.ok(!lines.slice(from).some((l) => l.startsWith('bestmove')), 'no answer while pondering');
+  const t = Date.now();
+  await ask('ponderhit', /^bestmove /, 5000);
+  assert.ok(Date.now() - t < 1500, `answered ${Date.now() - t} ms after ponderhit`);
+});
+
 await check('go movetime 300 ends by itself', async () => {
   const t = Date.now();
   await ask('go movetime 300', /^bestmove /, 5000);
