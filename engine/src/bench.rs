@@ -4,9 +4,9 @@
 
 use crate::controller::Engine;
 use crate::nnue::{self, Network};
+use crate::now::Instant;
 use crate::search::Limits;
 use std::sync::Arc;
-use std::time::Instant;
 use xiangqi::board::Board;
 
 pub const DEFAULT_DEPTH: i32 = 13;

@@ -216,11 +216,20 @@ impl Book {
 pub struct Random(u64);
 
 impl Random {
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     pub fn from_time() -> Random {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         Random((t ^ (std::process::id() as u64) << 32) | 1)
+    }
+
+    /// Seeded from the host's clock: a wasm32-unknown-unknown build has no
+    /// wall clock or process id (std's panic there).
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    pub fn from_time() -> Random {
+        let ms = crate::now::Instant::now().duration_since(crate::now::Instant::default());
+        Random(ms.as_nanos() as u64 | 1)
     }
 
     pub fn seeded(seed: u64) -> Random {

@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::score::Score;
 use crate::search::job::SearchJob;
 use crate::search::smp;
-use crate::search::{IterationInfo, Limits, Reporter, SearchResult, Shared};
+use crate::search::{InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Shared};
 use crate::strength::Grade;
 use crate::sync::{CountDown, lock};
 use crate::thread::ThreadPool;
@@ -350,6 +350,15 @@ impl Engine {
         self.shared.ponderhit();
     }
 
+    /// Have the main search thread poll `hook` for `stop` and `ponderhit`
+    /// (as the search polls the clock) from the next job on; `None`: no
+    /// hook. For hosts where nothing can call `stop` while a search runs:
+    /// in a wasm build `go` only returns with the answer.
+    pub fn set_interrupt(&mut self, hook: Option<InterruptHook>) {
+        self.wait();
+        self.shared = Arc::new(Shared::with_interrupt(hook));
+    }
+
     /// Nodes searched by the running or last search.
     pub fn nodes(&self) -> u64 {
         self.shared.nodes.load(Ordering::Relaxed)
@@ -591,6 +600,71 @@ mod tests {
         assert!(engine.stop());
         engine.wait();
         assert_eq!(lock(&record.0).len(), 1);
+    }
+
+    /// The interrupt hook is how a host without threads stops a search: a
+    /// `stop` from it ends an infinite search, and releases a finished
+    /// search that waits for `stop` (polled with a wait, not spinning); a
+    /// `ponderhit` releases a finished pondering search.
+    #[test]
+    fn the_interrupt_hook_stops_and_releases_searches() {
+        use crate::search::Interrupt;
+        use std::sync::atomic::AtomicU32;
+        static POLLS: AtomicU32 = AtomicU32::new(0);
+        static WAITED: AtomicU32 = AtomicU32::new(0);
+        static ANSWER: Mutex<Interrupt> = Mutex::new(Interrupt::Stop);
+        fn hook(block_ms: u32) -> Interrupt {
+            if block_ms > 0 {
+                WAITED.fetch_add(1, Ordering::Relaxed);
+            }
+            if POLLS.fetch_add(1, Ordering::Relaxed) >= 20 {
+                *lock(&ANSWER)
+            } else {
+                Interrupt::None
+            }
+        }
+        let board = Board::startpos();
+        let mut engine = Engine::new(4, 1);
+        engine.set_interrupt(Some(hook));
+        let run = |engine: &mut Engine, limits: Limits| {
+            POLLS.store(0, Ordering::Relaxed);
+            WAITED.store(0, Ordering::Relaxed);
+            let record = Arc::new(Record::default());
+            engine.go_with_limits(&board, limits, record.clone());
+            engine.wait();
+            let answers = lock(&record.0);
+            assert_eq!(answers.len(), 1);
+            assert!(board.is_legal_move(answers[0].0.best.expect("a move")));
+        };
+        // Searching until told: the search polls (no waits) until `stop`.
+        let infinite = Limits {
+            infinite: true,
+            wait_for_stop: true,
+            ..depth(100)
+        };
+        run(&mut engine, infinite.clone());
+        assert!(POLLS.load(Ordering::Relaxed) > 20);
+        assert_eq!(WAITED.load(Ordering::Relaxed), 0);
+        // Depth 1 ends at once, then waits for `stop`, polling with waits.
+        run(
+            &mut engine,
+            Limits {
+                infinite: true,
+                wait_for_stop: true,
+                ..depth(1)
+            },
+        );
+        assert!(WAITED.load(Ordering::Relaxed) > 0);
+        // A pondering search answers on `ponderhit`.
+        *lock(&ANSWER) = Interrupt::PonderHit;
+        run(
+            &mut engine,
+            Limits {
+                ponder: true,
+                ..depth(1)
+            },
+        );
+        assert!(WAITED.load(Ordering::Relaxed) > 0);
     }
 
     /// A network whose every evaluation is `cp` for the side to move: no

@@ -9,12 +9,18 @@ pub mod eval;
 mod files;
 pub mod nnue;
 pub mod nodestime;
+pub mod now;
 pub mod play;
 pub mod position;
 pub mod score;
 pub mod search;
 pub mod strength;
 mod sync;
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+mod thread;
+// No threads to start in a wasm32-unknown-unknown build: tasks run inline.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+#[path = "thread_inline.rs"]
 mod thread;
 pub mod time;
 pub mod tt;

@@ -8,8 +8,9 @@
 //! The whole policy lives here: the search only reports each completed
 //! iteration to its [`TimeManager`] and asks whether to go on.
 
+use crate::now::Instant;
 use crate::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::types::Move;
 
 /// No new iteration starts once this share of the optimum is used (before

@@ -24,6 +24,7 @@ pub mod uci;
 pub use input::{Event, MAX_LINE, read_lines};
 use output::Output;
 use session::Session;
+pub use session::step;
 use std::sync::Arc;
 use std::sync::mpsc::channel;
 

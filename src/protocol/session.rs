@@ -14,6 +14,7 @@
 
 mod go;
 mod queries;
+pub mod step;
 
 use super::command::{Command, PositionBase, excerpt};
 use super::dialect::Dialect;

@@ -5,10 +5,10 @@
 use super::root_moves::{RootMove, root_moves};
 use super::{Limits, Reporter, SearchResult, Shared};
 use crate::nnue::Network;
+use crate::now::Instant;
 use crate::sync::Latch;
 use crate::tt::TranspositionTable;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 use xiangqi::board::Board;
 
 /// One search, shared by the threads that run it.

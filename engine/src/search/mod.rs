@@ -71,6 +71,24 @@ pub struct Limits {
     pub strength: Strength,
 }
 
+/// What a host without threads answers when the search polls it (see
+/// `Engine::set_interrupt`): the `stop` or `ponderhit` it was sent meanwhile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    None,
+    Stop,
+    PonderHit,
+}
+
+/// A host's poll. Its argument is how long (ms) it may block waiting for
+/// news: 0 inside the search, more while a finished search waits for `stop`
+/// or `ponderhit` (so that the wait does not spin).
+pub type InterruptHook = fn(u32) -> Interrupt;
+
+/// How long a finished search that waits for `stop` lets the host block
+/// per poll.
+const RELEASE_POLL_MS: u32 = 20;
+
 /// The flags and counters the search threads share with the controller.
 /// One set serves every search of an engine; `reset` starts a new one.
 pub(crate) struct Shared {
@@ -86,11 +104,20 @@ pub(crate) struct Shared {
     told_to_stop: Mutex<bool>,
     /// Signalled on `stop` and `ponderhit`.
     released: Condvar,
+    /// Polled by the main search thread, where nothing else can set the
+    /// flags while the search runs (a wasm build, whose search runs inside
+    /// the call that started it).
+    interrupt: Option<InterruptHook>,
 }
 
 impl Shared {
     pub fn new() -> Shared {
+        Shared::with_interrupt(None)
+    }
+
+    pub fn with_interrupt(interrupt: Option<InterruptHook>) -> Shared {
         Shared {
+            interrupt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -125,13 +152,33 @@ impl Shared {
         self.released.notify_all();
     }
 
+    /// Ask the interrupt hook, if any, what the host was sent, and act on
+    /// it as `stop` or `ponderhit` would.
+    pub fn poll_interrupt(&self, block_ms: u32) {
+        if let Some(poll) = self.interrupt {
+            match poll(block_ms) {
+                Interrupt::None => {}
+                Interrupt::Stop => self.request_stop(),
+                Interrupt::PonderHit => self.ponderhit(),
+            }
+        }
+    }
+
     /// Wait, parked, until the answer of a finished search may be given:
     /// at once, unless `wait_for_stop` (until `stop`) or pondering (until
-    /// `ponderhit` or `stop`).
+    /// `ponderhit` or `stop`). With an interrupt hook nobody else can wake
+    /// this thread, so it polls the hook instead.
     pub fn wait_for_release(&self, wait_for_stop: bool) {
         let mut told = lock(&self.told_to_stop);
         while !*told && (wait_for_stop || self.pondering.load(Ordering::Relaxed)) {
-            told = self.released.wait(told).unwrap_or_else(|p| p.into_inner());
+            if self.interrupt.is_some() {
+                // Unlocked while polling: `stop` and `ponderhit` take the lock.
+                drop(told);
+                self.poll_interrupt(RELEASE_POLL_MS);
+                told = lock(&self.told_to_stop);
+            } else {
+                told = self.released.wait(told).unwrap_or_else(|p| p.into_inner());
+            }
         }
     }
 }

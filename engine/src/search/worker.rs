@@ -220,6 +220,9 @@ impl<'a> Worker<'a> {
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
             + (self.nodes - self.flushed);
         self.flushed = self.nodes;
+        if self.is_main() {
+            self.shared.poll_interrupt(0);
+        }
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;

@@ -1,0 +1,109 @@
+//! Jiangjun as a `wasm32-unknown-unknown` module with a plain C interface,
+//! for the JavaScript loader in `web/pkg`. The host writes a line into the
+//! buffer `jj_buffer` gives and calls `jj_line`; everything the engine says
+//! comes back, a line at a time, through the imported `jj_write`.
+//!
+//! Imports (module `env`), supplied by `pkg/worker.mjs`:
+//! - `jj_write(ptr, len)`: one line of output (UTF-8, no newline);
+//! - `jj_now() -> f64`: milliseconds on a monotonic clock;
+//! - `jj_poll(block_ms) -> u32`: 0, or 1 if `stop` and 2 if `ponderhit` was
+//!   sent while a search runs (it may block up to `block_ms` waiting).
+//!
+//! Exports: `jj_start() -> i32` (0: ready), `jj_buffer(len) -> ptr`,
+//! `jj_line(len) -> i32` (0: go on, 1: the session has quit).
+//!
+//! Natively the crate builds too (the workspace's checks see the code),
+//! with stand-ins for the imports that print to stdout.
+
+mod host;
+
+use jiangjun::protocol::output::Output;
+use jiangjun::protocol::step::Stepper;
+use jiangjun_engine::search::Interrupt;
+use std::cell::RefCell;
+use std::io::Write;
+use std::sync::Arc;
+
+thread_local! {
+    /// The session, once started; the host calls in from one thread only.
+    static SESSION: RefCell<Option<Stepper>> = const { RefCell::new(None) };
+    /// Where the host writes the next line.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Output lines to the host: bytes are kept until a newline ends a line.
+struct HostSink(Vec<u8>);
+
+impl Write for HostSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(buf);
+        while let Some(end) = self.0.iter().position(|&b| b == b'\n') {
+            host::write(&self.0[..end]);
+            self.0.drain(..=end);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn interrupt(block_ms: u32) -> Interrupt {
+    match host::poll(block_ms) {
+        1 => Interrupt::Stop,
+        2 => Interrupt::PonderHit,
+        _ => Interrupt::None,
+    }
+}
+
+/// Start the session (again: a fresh one). 0 if it started, 1 if not (the
+/// reason is written as an `info string`).
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_start() -> i32 {
+    // A panic aborts the module; say why first, so the host can show it.
+    std::panic::set_hook(Box::new(|info| {
+        host::write(format!("info string error: engine panic: {info}").as_bytes());
+    }));
+    host::install_clock();
+    let out = Arc::new(Output::new(Box::new(HostSink(Vec::new()))));
+    match Stepper::new(out, Some(interrupt)) {
+        Ok(s) => {
+            SESSION.with(|cell| *cell.borrow_mut() = Some(s));
+            0
+        }
+        Err(e) => {
+            host::write(format!("info string error: cannot start the engine: {e}").as_bytes());
+            1
+        }
+    }
+}
+
+/// A buffer of `len` bytes for the next line; valid until the next call.
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_buffer(len: usize) -> *mut u8 {
+    INPUT.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        buf.clear();
+        buf.resize(len, 0);
+        buf.as_mut_ptr()
+    })
+}
+
+/// Handle the first `len` bytes of the buffer as one line. 1 once the
+/// session has quit (or was never started), else 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_line(len: usize) -> i32 {
+    let line = INPUT.with(|cell| {
+        let buf = cell.borrow();
+        // A `len` beyond the buffer is the host's mistake: take what exists.
+        let bytes = &buf[..len.min(buf.len())];
+        String::from_utf8_lossy(bytes)
+            .trim_end_matches(['\r', '\n'])
+            .to_string()
+    });
+    SESSION.with(|cell| match cell.borrow_mut().as_mut() {
+        Some(s) => i32::from(!s.line(&line)),
+        None => 1,
+    })
+}

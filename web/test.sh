@@ -1,0 +1,45 @@
+#!/bin/sh
+# Build the wasm package and run the Node test on it. SKIPS (exit 0, with a
+# message) when no wasm toolchain or no Node is installed; see build.sh.
+#
+#   web/test.sh [--install] [TEST ARGS, e.g. --no-bench]
+#
+# --install: with neither rustup's wasm32 target nor Debian's packages,
+# install the packages (rustc-web cargo-web rust-web-src lld, as root or
+# through sudo) first; exits 3 if they cannot be installed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+install=no
+if [ "${1:-}" = "--install" ]; then
+    install=yes
+    shift
+fi
+if ! command -v node >/dev/null 2>&1; then
+    echo "SKIP: node is not installed"
+    exit 0
+fi
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi
+}
+if [ "$install" = yes ] \
+    && ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+    && ! { [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ] \
+        && command -v wasm-ld >/dev/null 2>&1; }; then
+    echo "web/test.sh: installing rustc-web cargo-web rust-web-src lld" >&2
+    if ! { as_root apt-get update -qq \
+        && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            rustc-web cargo-web rust-web-src lld >/dev/null; }; then
+        echo "web/test.sh: could not install rustc-web cargo-web rust-web-src lld" >&2
+        exit 3
+    fi
+fi
+"$here/build.sh"
+rc=$?
+if [ "$rc" -eq 2 ]; then
+    echo "SKIP: no wasm32-unknown-unknown toolchain"
+    exit 0
+elif [ "$rc" -ne 0 ]; then
+    echo "FAIL: web/build.sh exited $rc"
+    exit "$rc"
+fi
+exec node "$here/test/node-test.mjs" "$@"

@@ -1,0 +1,151 @@
+// Loads web/pkg (build it with web/build.sh first) and checks the engine
+// through its public API: the handshake, a `go depth 5` whose `bestmove` is
+// legal, `stop` ending a `go infinite`, UCCI, and `bench`'s node count,
+// which must be the native engine's.
+//
+// Usage: node web/test/node-test.mjs [--no-bench]
+// Legality is checked with the engine's own rules: `go depth 1 searchmoves
+// M` on the same position answers M only if M is legal.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import Jiangjun from '../pkg/jiangjun.mjs';
+
+const BENCH_NODES = 3025462;
+const FEN = 'r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1';
+
+if (!existsSync(new URL('../pkg/jiangjun.wasm', import.meta.url))) {
+  console.log('SKIP: web/pkg/jiangjun.wasm is missing (run web/build.sh)');
+  process.exit(0);
+}
+
+const engine = await Jiangjun();
+const lines = [];
+const waiters = [];
+engine.addMessageListener((line) => {
+  lines.push(line);
+  for (const w of waiters.splice(0)) w();
+});
+
+// Send `text`, then wait (up to `ms`) for a line matching `re`; returns it.
+async function ask(text, re, ms = 60000) {
+  const from = lines.length;
+  if (text) engine.postMessage(text);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const hit = lines.slice(from).find((l) => re.test(l));
+    if (hit) return hit;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`no line matching ${re} after '${text}'`);
+    await new Promise((resolve) => {
+      waiters.push(resolve);
+      setTimeout(resolve, left);
+    });
+  }
+}
+
+function bestmove(line) {
+  return line.split(/\s+/)[1];
+}
+
+let failed = false;
+async function check(name, f) {
+  const t = Date.now();
+  try {
+    await f();
+    console.log(`ok   ${name} (${Date.now() - t} ms)`);
+  } catch (e) {
+    failed = true;
+    console.log(`FAIL ${name}: ${e.message}`);
+  }
+}
+
+await check('uci handshake', async () => {
+  await ask('uci', /^uciok$/);
+  assert.ok(lines.some((l) => l.startsWith('id name Jiangjun')));
+  assert.ok(lines.some((l) => l.startsWith('option name MultiPV')));
+  await ask('isready', /^readyok$/);
+});
+
+await check('go depth 5 answers a legal move', async () => {
+  engine.postMessage(`position fen ${FEN}`);
+  const line = await ask('go depth 5', /^bestmove /);
+  const move = bestmove(line);
+  assert.match(move, /^[a-i][0-9][a-i][0-9]$/);
+  assert.ok(lines.some((l) => / depth 5 .* pv /.test(l)), 'a depth 5 line');
+  // The engine's rules: a searchmoves list of one legal move answers it.
+  const again = await ask(`go depth 1 searchmoves ${move}`, /^bestmove /);
+  assert.equal(bestmove(again), move);
+  // An illegal move is refused (and the search is over all moves).
+  const before = lines.length;
+  await ask('go depth 1 searchmoves a0a9', /^bestmove /);
+  assert.ok(lines.slice(before).some((l) => l.includes('error')), 'a0a9 reported');
+});
+
+await check('MultiPV 3 gives three lines', async () => {
+  engine.postMessage('setoption name MultiPV value 3');
+  engine.postMessage(`position fen ${FEN}`);
+  const from = lines.length;
+  await ask('go depth 4', /^bestmove /);
+  const pvs = new Set(
+    lines.slice(from).filter((l) => / depth 4 /.test(l)).map((l) => l.match(/multipv (\d+)/)?.[1]),
+  );
+  assert.deepEqual([...pvs].sort(), ['1', '2', '3']);
+  engine.postMessage('setoption name MultiPV value 1');
+});
+
+await check('stop answers go infinite', async () => {
+  assert.ok(engine.canStopSearch, 'SharedArrayBuffer in Node');
+  engine.postMessage(`position fen ${FEN}`);
+  engine.postMessage('go infinite');
+  await ask('', /^info depth 3 /);
+  const t = Date.now();
+  const from = lines.length;
+  const line = await ask('stop', /^bestmove /, 5000);
+  assert.ok(Date.now() - t < 2000, `answered ${Date.now() - t} ms after stop`);
+  assert.match(bestmove(line), /^[a-i][0-9][a-i][0-9]$/);
+  // One answer only, and the engine goes on.
+  await ask('isready', /^readyok$/);
+  assert.equal(lines.slice(from).filter((l) => l.startsWith('bestmove')).length, 1);
+});
+
+await check('ponderhit turns go ponder into a timed search', async () => {
+  engine.postMessage(`position fen ${FEN}`);
+  const from = lines.length;
+  engine.postMessage('go ponder movetime 300');
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  assert.ok(!lines.slice(from).some((l) => l.startsWith('bestmove')), 'no answer while pondering');
+  const t = Date.now();
+  await ask('ponderhit', /^bestmove /, 5000);
+  assert.ok(Date.now() - t < 1500, `answered ${Date.now() - t} ms after ponderhit`);
+});
+
+await check('go movetime 300 ends by itself', async () => {
+  const t = Date.now();
+  await ask('go movetime 300', /^bestmove /, 5000);
+  assert.ok(Date.now() - t < 1500, `took ${Date.now() - t} ms`);
+});
+
+await check('ucci: stop with nothing running answers nobestmove', async () => {
+  await ask('ucci', /^ucciok$/);
+  engine.postMessage(`position fen ${FEN}`);
+  await ask('go depth 3', /^bestmove /);
+  await ask('stop', /^nobestmove$/);
+});
+
+if (!process.argv.includes('--no-bench')) {
+  await check(`bench counts ${BENCH_NODES} nodes`, async () => {
+    const line = await ask('bench', /^Nodes searched/, 900000);
+    const nodes = Number(line.split(':')[1]);
+    const nps = await ask('', /^Nodes\/second/);
+    console.log(`     ${line}; ${nps}`);
+    assert.equal(nodes, BENCH_NODES);
+  });
+}
+
+await check('quit ends the worker', async () => {
+  await ask('quit', /^bye$/);
+});
+engine.terminate();
+console.log(failed ? 'FAILED' : 'all passed');
+process.exit(failed ? 1 : 0);
