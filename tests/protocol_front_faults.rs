@@ -297,3 +297,48 @@ fn a_file_of_another_kind_is_named_not_dumped() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Driven by the option table through the binary: every option each
+/// dialect announces takes its own announced default (buttons are pressed)
+/// without an error, and the engine still plays.
+#[test]
+fn every_announced_option_takes_its_default() {
+    for dialect in ["uci", "ucci"] {
+        let mut e = EngineProcess::start();
+        e.send(dialect);
+        let lines = e.until_prefix(if dialect == "ucci" { "ucciok" } else { "uciok" });
+        let mut set = 0;
+        for l in lines.iter().filter(|l| l.starts_with("option ")) {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let type_at = words.iter().position(|w| *w == "type").unwrap();
+            let name = if dialect == "uci" {
+                words[2..type_at].join(" ")
+            } else {
+                words[1..type_at].join(" ")
+            };
+            let default = words
+                .iter()
+                .position(|w| *w == "default")
+                .and_then(|i| words.get(i + 1))
+                .copied();
+            let line = match (dialect, default) {
+                ("uci", Some(v)) => format!("setoption name {name} value {v}"),
+                ("uci", None) => format!("setoption name {name}"),
+                (_, Some(v)) => format!("setoption {name} {v}"),
+                (_, None) => format!("setoption {name}"),
+            };
+            e.send(&line);
+            let out = e.sync();
+            assert!(
+                !out.iter()
+                    .any(|o| o.contains("error") || o.contains("unknown")),
+                "{dialect}: {line}: {out:#?}"
+            );
+            set += 1;
+        }
+        assert!(set >= 15, "{dialect}: only {set} options announced");
+        e.send("go depth 3");
+        let lines = e.read_until(is_answer);
+        assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &[]));
+    }
+}
