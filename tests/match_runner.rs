@@ -235,6 +235,13 @@ fn misbehaving_engines_lose_and_the_match_goes_on() {
             summary.contains(&format!("{ending}: 4")),
             "{mode}: {summary}"
         );
+        // Every game won: no Elo and no interval can be computed, and the
+        // summary says so rather than `+3600.0 +/- 0.0`.
+        assert!(
+            summary.contains("Elo +inf (every game won, 4 games: no estimate or interval)")
+                && !summary.contains("+/- 0.0"),
+            "{mode}: {summary}"
+        );
     }
 }
 
