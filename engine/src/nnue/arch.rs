@@ -6,8 +6,14 @@
 //! network it is given decides which (net 2 is [`Arch::NET2`]).
 
 use super::features::FeatureSet;
-use super::network::{HEADER_LEN, VERSION};
 use std::fmt;
+
+/// The first bytes of every network file.
+pub const MAGIC: [u8; 8] = *b"JJNNUE\0\0";
+/// The format version this engine reads and writes.
+pub const VERSION: u16 = 1;
+/// Length of the header before the payload.
+pub const HEADER_LEN: usize = 48;
 
 /// L1 must be a multiple of this: the SIMD loops work in blocks of 64
 /// `i16` (four AVX2 registers), and the output layer's `i32` partial sums

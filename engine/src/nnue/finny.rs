@@ -10,9 +10,9 @@
 //! measures the gain). Entries are filled on first use and stay valid
 //! whatever position comes next, since each remembers its own pieces.
 
-use super::accumulator::{add_row, by_width, sub_row};
 use super::features::{KING_BUCKETS, View};
 use super::network::Network;
+use super::rows::{add_row, by_width, sub_row};
 use super::simd;
 use xiangqi::{Color, Piece, PieceKind, SQUARES, Square};
 

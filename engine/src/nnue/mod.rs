@@ -88,6 +88,7 @@ pub mod arch;
 pub mod features;
 pub mod finny;
 pub mod network;
+mod rows;
 pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
@@ -237,7 +238,7 @@ const DOT_CHUNK: usize = arch::L1_STEP;
 #[inline(always)]
 fn screlu_dot<const N: usize>(acc: &[i16], weights: &[i16]) -> i64 {
     debug_assert_eq!(weights.len(), acc.len());
-    let n = accumulator::width::<N>(acc.len());
+    let n = rows::width::<N>(acc.len());
     let (acc, weights) = (&acc[..n], &weights[..n]);
     let mut total = 0i64;
     for (a, w) in acc
@@ -271,7 +272,7 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
 
 #[inline(always)]
 fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
-    accumulator::by_width!(net.l1(), evaluate_n, net, acc, side_to_move)
+    rows::by_width!(net.l1(), evaluate_n, net, acc, side_to_move)
 }
 
 #[inline(always)]

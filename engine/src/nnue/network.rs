@@ -31,12 +31,7 @@ use super::features::FeatureSet;
 use super::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use std::path::Path;
 
-/// The first bytes of every network file.
-pub const MAGIC: [u8; 8] = *b"JJNNUE\0\0";
-/// The format version this engine reads and writes.
-pub const VERSION: u16 = 1;
-/// Length of the header before the payload.
-pub const HEADER_LEN: usize = 48;
+pub use super::arch::{HEADER_LEN, MAGIC, VERSION};
 
 /// A quantised network (see the module docs of `nnue` for the arithmetic).
 /// Every instance satisfies the weight limits, so evaluation never overflows.
