@@ -181,6 +181,17 @@ impl OptionDef {
         out
     }
 
+    /// The combo's values as both dialects announce them: `var a var b ...`,
+    /// the default first.
+    pub fn vars_text(&self) -> String {
+        let vars: Vec<String> = self
+            .vars_default_first()
+            .iter()
+            .map(|v| format!("var {v}"))
+            .collect();
+        vars.join(" ")
+    }
+
     /// Check a `setoption` value against the option's kind. `zero_allowed`:
     /// the dialect lets 0 mean the engine's choice.
     pub fn check(&self, value: Option<&str>, zero_allowed: bool) -> Result<Value, String> {

@@ -53,14 +53,9 @@ fn option_line(def: &OptionDef) -> Option<String> {
             format!("option {name} type spin min {min} max {max} default {default}")
         }
         Kind::Combo { .. } => {
-            let vars: Vec<String> = def
-                .vars_default_first()
-                .iter()
-                .map(|v| format!("var {v}"))
-                .collect();
             format!(
                 "option {name} type combo {} default {default}",
-                vars.join(" ")
+                def.vars_text()
             )
         }
         Kind::Text => format!("option {name} type string default {default}"),

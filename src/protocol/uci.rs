@@ -24,14 +24,9 @@ fn option_line(def: &OptionDef) -> Option<String> {
             format!("option name {name} type spin default {default} min {min} max {max}")
         }
         Kind::Combo { .. } => {
-            let vars: Vec<String> = def
-                .vars_default_first()
-                .iter()
-                .map(|v| format!("var {v}"))
-                .collect();
             format!(
                 "option name {name} type combo default {default} {}",
-                vars.join(" ")
+                def.vars_text()
             )
         }
         Kind::Text => format!("option name {name} type string default {default}"),
