@@ -10,7 +10,6 @@
 use super::command::excerpt;
 use jiangjun_engine::nnue::{BUILTIN_NETWORK, EMBEDDED_NETWORK, EvalSource};
 use jiangjun_engine::play::PlaySettings;
-use jiangjun_engine::strength::{Grade, Randomness};
 
 pub const MAX_HASH_MB: i64 = 65536;
 pub const MAX_THREADS: i64 = 256;
@@ -33,38 +32,25 @@ pub(crate) const ENGINE_CHOICE_HASH_MB: usize = 16;
 pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
-    pub multipv: usize,
-    pub move_overhead: u64,
     pub ponder: bool,
     pub show_wdl: bool,
     pub usemillisec: bool,
     pub batch: bool,
     pub debug: bool,
-    /// Play from the opening book.
-    pub own_book: bool,
     /// Book file; empty for the built-in book.
     pub book_file: String,
-    /// UCI `Skill Level`, 0 to 20 (20: full strength).
-    pub skill_level: i64,
-    /// UCI `UCI_LimitStrength`: play at `UCI_Elo` (instead of `Skill Level`).
-    pub limit_strength: bool,
-    pub elo: i64,
-    /// UCCI `randomness`, `pruning`, `knowledge`.
-    pub randomness: Randomness,
-    pub pruning: Grade,
-    pub knowledge: Grade,
-    /// UCI `UCI_AnalyseMode`: analysing, not playing (no book moves).
-    pub analyse_mode: bool,
     /// `Debug Log File` (UCCI `debuglogfile`); empty: no log.
     pub debug_log_file: String,
-    /// `nodestime`: when above 0, clock times are in nodes (this many per ms).
-    pub nodestime: u64,
     /// `Random Seed`: 0 seeds from the clock; others make the book choice,
     /// skill picks and randomness repeatable.
     pub random_seed: u64,
     /// `EvalFile` (UCCI `evalfile`): the evaluation in force (the values
     /// mean what `EvalSource::parse` says).
     pub eval: EvalSource,
+    /// The options that shape a `go`, kept as the engine takes them
+    /// (`Engine::set_play_settings`): MultiPV, overhead, `nodestime`, the
+    /// book, the strength options.
+    pub play: PlaySettings,
 }
 
 /// What the session must do after an option changed.
@@ -269,26 +255,16 @@ impl Default for Options {
         let mut o = Options {
             hash_mb: 0,
             threads: 0,
-            multipv: 0,
-            move_overhead: 0,
             ponder: false,
             show_wdl: false,
             usemillisec: false,
             batch: false,
             debug: false,
-            own_book: false,
             book_file: String::new(),
-            skill_level: 0,
-            limit_strength: false,
-            elo: 0,
-            randomness: Randomness::None,
-            pruning: Grade::None,
-            knowledge: Grade::None,
-            analyse_mode: false,
             debug_log_file: String::new(),
-            nodestime: 0,
             random_seed: 0,
             eval: EvalSource::HandMade,
+            play: PlaySettings::default(),
         };
         for def in OPTIONS {
             if matches!(def.kind, Kind::Button) {
@@ -308,19 +284,7 @@ impl Default for Options {
 impl Options {
     /// The options that shape a `go`, as the engine takes them.
     pub fn play_settings(&self) -> PlaySettings {
-        PlaySettings {
-            multipv: self.multipv,
-            move_overhead: self.move_overhead,
-            nodestime: self.nodestime,
-            own_book: self.own_book,
-            analyse_mode: self.analyse_mode,
-            skill_level: self.skill_level,
-            limit_strength: self.limit_strength,
-            elo: self.elo,
-            randomness: self.randomness,
-            pruning: self.pruning,
-            knowledge: self.knowledge,
-        }
+        self.play.clone()
     }
 
     /// Apply `setoption`. `zero_allowed`: the dialect lets 0 mean "the

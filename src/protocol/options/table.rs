@@ -152,7 +152,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || "1".into(),
         set: |o, v| {
-            o.multipv = spin(&v) as usize;
+            o.play.multipv = spin(&v) as usize;
             Ok(Effect::None)
         },
     },
@@ -167,7 +167,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || "10".into(),
         set: |o, v| {
-            o.move_overhead = spin(&v) as u64;
+            o.play.move_overhead = spin(&v) as u64;
             Ok(Effect::None)
         },
     },
@@ -198,7 +198,7 @@ pub static OPTIONS: &[OptionDef] = &[
         kind: Kind::Check,
         default: || "true".into(),
         set: |o, v| {
-            o.own_book = check(&v);
+            o.play.own_book = check(&v);
             Ok(Effect::None)
         },
     },
@@ -231,7 +231,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || MAX_SKILL.to_string(),
         set: |o, v| {
-            o.skill_level = spin(&v);
+            o.play.skill_level = spin(&v);
             Ok(Effect::None)
         },
     },
@@ -242,7 +242,7 @@ pub static OPTIONS: &[OptionDef] = &[
         kind: Kind::Check,
         default: || "false".into(),
         set: |o, v| {
-            o.limit_strength = check(&v);
+            o.play.limit_strength = check(&v);
             Ok(Effect::None)
         },
     },
@@ -257,7 +257,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || ELO_MIN.to_string(),
         set: |o, v| {
-            o.elo = spin(&v);
+            o.play.elo = spin(&v);
             Ok(Effect::None)
         },
     },
@@ -270,7 +270,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || Grade::Large.name().into(),
         set: |o, v| {
-            o.pruning = Grade::parse(combo(&v)).unwrap_or(Grade::Large);
+            o.play.pruning = Grade::parse(combo(&v)).unwrap_or(Grade::Large);
             Ok(Effect::None)
         },
     },
@@ -283,7 +283,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || Grade::Large.name().into(),
         set: |o, v| {
-            o.knowledge = Grade::parse(combo(&v)).unwrap_or(Grade::Large);
+            o.play.knowledge = Grade::parse(combo(&v)).unwrap_or(Grade::Large);
             Ok(Effect::None)
         },
     },
@@ -296,7 +296,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || Randomness::None.name().into(),
         set: |o, v| {
-            o.randomness = Randomness::parse(combo(&v)).unwrap_or(Randomness::None);
+            o.play.randomness = Randomness::parse(combo(&v)).unwrap_or(Randomness::None);
             Ok(Effect::None)
         },
     },
@@ -307,7 +307,7 @@ pub static OPTIONS: &[OptionDef] = &[
         kind: Kind::Check,
         default: || "false".into(),
         set: |o, v| {
-            o.analyse_mode = check(&v);
+            o.play.analyse_mode = check(&v);
             Ok(Effect::None)
         },
     },
@@ -338,7 +338,7 @@ pub static OPTIONS: &[OptionDef] = &[
         },
         default: || "0".into(),
         set: |o, v| {
-            o.nodestime = spin(&v) as u64;
+            o.play.nodestime = spin(&v) as u64;
             Ok(Effect::ResetNodeClock)
         },
     },

@@ -1,15 +1,15 @@
 //! The option table and `setoption`'s checks.
 
 use super::*;
-use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Strength};
+use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 #[test]
 fn names_match_loosely() {
     let mut o = Options::default();
     assert_eq!(o.set("Move Overhead", Some("50"), false), Ok(Effect::None));
-    assert_eq!(o.move_overhead, 50);
+    assert_eq!(o.play.move_overhead, 50);
     assert_eq!(o.set("moveoverhead", Some("70"), true), Ok(Effect::None));
-    assert_eq!(o.move_overhead, 70);
+    assert_eq!(o.play.move_overhead, 70);
     assert_eq!(o.set("hashsize", Some("64"), true), Ok(Effect::ResizeHash));
     assert_eq!(o.set("Hash", Some("64"), false), Ok(Effect::None));
     assert_eq!(o.hash_mb, 64);
@@ -47,7 +47,7 @@ fn bad_values_keep_the_old_value() {
     assert!(o.set("Hash", Some("99999999"), false).is_err());
     assert!(o.set("Threads", Some("x"), false).is_err());
     assert!(o.set("MultiPV", Some("0"), false).is_err());
-    assert_eq!((o.hash_mb, o.threads, o.multipv), (16, 1, 1));
+    assert_eq!((o.hash_mb, o.threads, o.play.multipv), (16, 1, 1));
     assert!(o.set("UCI_Variant", Some("chess"), false).is_err());
 }
 
@@ -89,15 +89,15 @@ fn strength_options() {
     ] {
         assert!(o.set(name, Some(v), false).is_err(), "{name} {v}");
     }
-    assert_eq!(o.skill_level, 3);
-    assert_eq!(o.elo, ELO_MIN);
-    assert!(!o.limit_strength);
-    assert_eq!((o.nodestime, o.random_seed), (0, 0));
+    assert_eq!(o.play.skill_level, 3);
+    assert_eq!(o.play.elo, ELO_MIN);
+    assert!(!o.play.limit_strength);
+    assert_eq!((o.play.nodestime, o.random_seed), (0, 0));
     assert_eq!(
         o.set("nodestime", Some("250"), false),
         Ok(Effect::ResetNodeClock)
     );
-    assert_eq!(o.nodestime, 250);
+    assert_eq!(o.play.nodestime, 250);
     assert_eq!(
         o.set("Random Seed", Some("12345"), false),
         Ok(Effect::Reseed)
@@ -120,9 +120,9 @@ fn ucci_grades() {
     assert!(o.set("randomness", Some("extreme"), true).is_err());
     assert!(o.set("pruning", Some("tiny"), true).is_err());
     assert!(o.set("knowledge", None, true).is_err());
-    assert_eq!(o.randomness, Randomness::Huge);
-    assert_eq!(o.pruning, Grade::None);
-    assert_eq!(o.knowledge, Grade::Small);
+    assert_eq!(o.play.randomness, Randomness::Huge);
+    assert_eq!(o.play.pruning, Grade::None);
+    assert_eq!(o.play.knowledge, Grade::Small);
     // Both spellings of UCI_ShowWDL work in UCCI.
     o.set("UCI_ShowWDL", Some("true"), true).unwrap();
     assert!(o.show_wdl);
@@ -132,9 +132,9 @@ fn ucci_grades() {
 fn analyse_mode_and_debug_log() {
     let mut o = Options::default();
     o.set("UCI_AnalyseMode", Some("true"), false).unwrap();
-    assert!(o.analyse_mode);
+    assert!(o.play.analyse_mode);
     assert!(o.set("UCI_AnalyseMode", Some("2"), false).is_err());
-    assert!(o.analyse_mode);
+    assert!(o.play.analyse_mode);
     assert_eq!(
         o.set("Debug Log File", Some("/tmp/a b.log"), false),
         Ok(Effect::DebugLog)
@@ -243,13 +243,16 @@ fn the_table_declares_each_option_once() {
     }
     let d = Options::default();
     assert_eq!(
-        (d.hash_mb, d.threads, d.multipv, d.move_overhead),
+        (d.hash_mb, d.threads, d.play.multipv, d.play.move_overhead),
         (16, 1, 1, 10)
     );
-    assert!(d.usemillisec && d.own_book && !d.ponder && !d.batch);
-    assert_eq!((d.skill_level, d.elo), (MAX_SKILL, ELO_MIN));
-    assert_eq!((d.pruning, d.knowledge), (Grade::Large, Grade::Large));
-    assert_eq!(d.randomness, Randomness::None);
+    assert!(d.usemillisec && d.play.own_book && !d.ponder && !d.batch);
+    assert_eq!((d.play.skill_level, d.play.elo), (MAX_SKILL, ELO_MIN));
+    assert_eq!(
+        (d.play.pruning, d.play.knowledge),
+        (Grade::Large, Grade::Large)
+    );
+    assert_eq!(d.play.randomness, Randomness::None);
     assert_eq!(d.eval, EvalSource::default_for(EMBEDDED_NETWORK));
     assert_eq!(d.book_file, "");
 }

@@ -134,7 +134,7 @@ impl Session {
                 dialect: self.dialect,
                 style: Style {
                     show_wdl: self.options.show_wdl,
-                    multipv: self.options.multipv,
+                    multipv: self.options.play.multipv,
                 },
             },
             draw_offered: self.draw_offered.clone(),

@@ -17,7 +17,7 @@ impl Session {
     /// less `knowledge`, the hand-made evaluation with fewer terms).
     pub(super) fn eval(&self) {
         let pos = Position::new(self.board.clone());
-        let knowledge = self.options.knowledge;
+        let knowledge = self.options.play.knowledge;
         let network = self.engine.network().filter(|_| knowledge == Grade::Large);
         if network.is_none() && knowledge == Grade::Large {
             self.out.lines(&jiangjun_engine::eval::trace(&pos));
@@ -51,11 +51,11 @@ impl Session {
                 knowledge.name()
             ));
         }
-        if self.options.randomness.mask() != 0 {
+        if self.options.play.randomness.mask() != 0 {
             self.out.line(&format!(
                 "randomness {}: each search adds a noise of up to {} to every score (not included)",
-                self.options.randomness.name(),
-                self.options.randomness.mask()
+                self.options.play.randomness.name(),
+                self.options.play.randomness.mask()
             ));
         }
         if network.is_none() && knowledge == Grade::Large {
