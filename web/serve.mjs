@@ -27,8 +27,11 @@ export const ISOLATION_HEADERS = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-/** Serve web/ on `port`; resolves to the listening server. */
-export function serve(port = 8000, host = '127.0.0.1') {
+/**
+ * Serve web/ on `port`; resolves to the listening server. `isolate: false`
+ * leaves the isolation headers out (the test checks the page without them).
+ */
+export function serve(port = 8000, host = '127.0.0.1', { isolate = true } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (path === '/') {
@@ -48,7 +51,7 @@ export function serve(port = 8000, host = '127.0.0.1') {
       res.writeHead(200, {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         'Cache-Control': 'no-cache',
-        ...ISOLATION_HEADERS,
+        ...(isolate ? ISOLATION_HEADERS : {}),
       });
       res.end(body);
     } catch {

@@ -20,6 +20,8 @@ export async function start() {
   const puppeteer = require('puppeteer-core');
   const server = await serve(0);
   const base = `http://127.0.0.1:${server.address().port}`;
+  // The same files without the isolation headers.
+  const plain = await serve(0, '127.0.0.1', { isolate: false });
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -27,10 +29,12 @@ export async function start() {
   });
   return {
     base,
+    plainBase: `http://127.0.0.1:${plain.address().port}`,
     browser,
     async close() {
       await browser.close();
       server.close();
+      plain.close();
     },
   };
 }

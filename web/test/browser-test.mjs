@@ -210,6 +210,28 @@ await check('a mate by click is ruled by the rules crate, as natively', async ()
   assert.equal(await body('engine'), 'ready');
 });
 
+await check('without isolation headers, Stop still answers (the engine restarts)', async () => {
+  const plain = await session.browser.newPage();
+  plain.on('pageerror', (e) => problems.push(`page error (no isolation): ${e.message}`));
+  await plain.goto(`${session.plainBase}/page/?you=both`);
+  await plain.waitForFunction(() => document.body.dataset.engine === 'ready', { timeout: 60000 });
+  assert.equal(await plain.evaluate(() => crossOriginIsolated), false);
+  assert.match(await plain.$eval('#isolation', (e) => e.textContent), /not cross-origin isolated/);
+  await plain.click('#analyse');
+  await plain.waitForFunction(() => Number(document.body.dataset.depth) >= 5, { timeout: 60000 });
+  await plain.click('#stop');
+  await plain.waitForFunction(() => document.body.dataset.bestmove, { timeout: 10000 });
+  const best = await plain.evaluate(() => document.body.dataset.bestmove);
+  const legal = await plain.evaluate(() => window.jiangjunPage.state.game.legal);
+  assert.ok(legal.includes(best), `${best} is legal`);
+  // The new engine works: it plays a move for Black after Red's.
+  await plain.select('#you', 'red');
+  await plain.click('.hits [data-square="h2"]');
+  await plain.click('.hits [data-square="e2"]');
+  await plain.waitForFunction(() => document.body.dataset.plies === '2', { timeout: 60000 });
+  await plain.close();
+});
+
 await check('no errors on the page', async () => {
   assert.deepEqual(problems, []);
 });
