@@ -3,7 +3,7 @@
 // wasm module on this thread; the engine searches in a worker.
 //
 // URL parameters (for links and tests): `you=red|black|both`,
-// `think=depth8|movetime1000`, `fen=...`.
+// `think=depth8|movetime1000`, `book=0` (no opening book), `fen=...`.
 
 import { JiangjunRules, loadModule } from '../pkg/jiangjun.mjs';
 import { Board } from './board.mjs';
@@ -114,9 +114,15 @@ function update() {
 
 function strengthOptions(full) {
   const limit = !full && $('limit').checked;
+  engine.setOption('OwnBook', $('book').checked ? 'true' : 'false');
   engine.setOption('Skill Level', full ? 20 : $('skill').value);
   engine.setOption('UCI_LimitStrength', limit ? 'true' : 'false');
-  if (limit) engine.setOption('UCI_Elo', $('elo').value);
+  if (limit) {
+    const elo = $('elo');
+    const value = Math.min(Math.max(Number(elo.value) || 0, Number(elo.min)), Number(elo.max));
+    elo.value = String(value);
+    engine.setOption('UCI_Elo', value);
+  }
   engine.setOption('MultiPV', $('multipv').value);
 }
 
@@ -315,7 +321,18 @@ function readParams() {
     }
     $('think').value = think;
   }
+  if (p.get('book') === '0') $('book').checked = false;
   return p.get('fen');
+}
+
+/** The Elo range the engine announces bounds the page's Elo field. */
+function readOption(line) {
+  const m = line.match(/^option name UCI_Elo type spin default (\d+) min (\d+) max (\d+)/);
+  if (!m) return;
+  const elo = $('elo');
+  elo.min = m[2];
+  elo.max = m[3];
+  elo.title = `${m[2]} to ${m[3]}`;
 }
 
 async function main() {
@@ -328,6 +345,7 @@ async function main() {
   engine = new EngineClient(module, {
     onInfo,
     onBestmove,
+    onLine: readOption,
     onState: (s) => {
       document.body.dataset.engine = s;
     },

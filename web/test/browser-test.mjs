@@ -78,7 +78,7 @@ function pick(moves) {
 }
 
 await check('the page loads, the engine starts, cross-origin isolated', async () => {
-  await page.goto(`${session.base}/page/?you=red&think=depth5`);
+  await page.goto(`${session.base}/page/?you=red&think=depth5&book=0`);
   await waitBody('engine', 'ready');
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   assert.equal(await page.$$eval('.pieces .piece', (es) => es.length), 32);
