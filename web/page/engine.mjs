@@ -46,12 +46,21 @@ export class EngineClient {
     this.queue = [];
     this.options = new Map();
     this.engine = null;
+    this.starting = null;
     this.nextId = 1;
+    // Lines sent while the engine restarts, for the new one.
+    this.pending = [];
+  }
+
+  send(line) {
+    if (this.engine) this.engine.postMessage(line);
+    else this.pending.push(line);
   }
 
   async start() {
     const engine = await Jiangjun({ wasmModule: this.wasmModule });
-    this.engine = engine;
+    // Until the handshake is over, lines for the engine wait in `pending`.
+    this.starting = engine;
     const handshake = new Promise((resolve) => {
       this.onUciok = resolve;
     });
@@ -59,7 +68,10 @@ export class EngineClient {
     engine.postMessage('uci');
     await handshake;
     for (const [name, value] of this.options) engine.postMessage(`setoption name ${name} value ${value}`);
-    this.events.onState?.('ready');
+    for (const line of this.pending.splice(0)) engine.postMessage(line);
+    this.engine = engine;
+    this.starting = null;
+    this.events.onState?.(this.busy ? 'thinking' : 'ready');
   }
 
   /** Whether `stop` reaches a running search (the page is cross-origin isolated). */
@@ -79,6 +91,7 @@ export class EngineClient {
   setOption(name, value) {
     if (this.options.get(name) === String(value)) return;
     this.options.set(name, String(value));
+    // A restarting engine takes every option when it starts.
     this.engine?.postMessage(`setoption name ${name} value ${value}`);
   }
 
@@ -90,15 +103,16 @@ export class EngineClient {
   go(position, goArgs, purpose, data = {}) {
     const search = { id: this.nextId++, purpose, position, goArgs, lines: new Map(), best: null, ...data };
     this.queue.push(search);
-    this.engine.postMessage(`position ${position}`);
-    this.engine.postMessage(`go ${goArgs}`);
+    this.send(`position ${position}`);
+    this.send(`go ${goArgs}`);
     this.events.onState?.('thinking');
     return search;
   }
 
   /** Stop the running search: it answers with its best move so far. */
   stop() {
-    if (!this.busy) return;
+    // While restarting, the engine has nothing running yet.
+    if (!this.busy || !this.engine) return;
     if (this.canStop) {
       this.engine.postMessage('stop');
     } else {
@@ -124,6 +138,7 @@ export class EngineClient {
     const [first, ...rest] = this.queue.splice(0);
     for (const s of rest) s.cancelled = true;
     this.events.onState?.('restarting');
+    // Searches asked for while the engine restarts are sent once it runs.
     await this.start();
     if (first && !first.cancelled) {
       const best = first.lines.get(1)?.pv?.[0] ?? null;
@@ -132,7 +147,7 @@ export class EngineClient {
   }
 
   onLine(engine, line) {
-    if (engine !== this.engine) return;
+    if (engine !== this.engine && engine !== this.starting) return;
     this.events.onLine?.(line);
     if (line === 'uciok') {
       this.onUciok?.();
