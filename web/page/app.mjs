@@ -176,6 +176,7 @@ function onSquare(square) {
 // --- analysis display -------------------------------------------------
 
 function clearAnalysis() {
+  delete document.body.dataset.depth;
   $('search-summary').textContent = '—';
   $('pv-lines').replaceChildren();
   $('bestmove').textContent = '';

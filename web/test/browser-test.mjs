@@ -180,6 +180,22 @@ await check('Analyse shows several lines; Stop returns a bestmove; screenshot', 
   await waitBody('engine', 'ready', 5000);
 });
 
+await check('Stop while the engine thinks on its move plays its move at once', async () => {
+  await page.select('#think', 'movetime 10000');
+  const plies = Number(await body('plies'));
+  const move = pick(await legalMoves());
+  await click(move.slice(0, 2));
+  await click(move.slice(2, 4));
+  await page.waitForFunction(() => Number(document.body.dataset.depth) >= 3, { timeout: 60000 });
+  assert.equal(await body('plies'), String(plies + 1), 'the engine is still thinking');
+  const t = Date.now();
+  await page.click('#stop');
+  await waitPlies(plies + 2, 3000);
+  assert.ok(Date.now() - t < 3000);
+  assert.equal(nativeJudge(null, await shownMoves()), (await body('outcome')) || 'ongoing');
+  await page.select('#think', 'depth 5');
+});
+
 await check('PGN export', async () => {
   await page.click('#export');
   const pgn = await page.$eval('#pgn', (e) => e.value);
