@@ -251,6 +251,12 @@ function onBestmove(search, move) {
     $('bestmove').textContent = move ? `bestmove ${names[0]?.chinese ?? move} (${move})` : 'no move';
     setStatus('Analysis stopped.');
     document.body.dataset.bestmove = move ?? '';
+    // Analysing on the engine's turn put its move off: the game goes on.
+    const g = state.game;
+    if (!g.outcome && g.side === engineColor() && !engine.busy) {
+      setStatus(`${COLORS[g.side]} to move: Jiangjun is thinking…`);
+      think();
+    }
     return;
   }
   // The engine's move: only for the position it was asked about.
