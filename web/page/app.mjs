@@ -358,6 +358,8 @@ async function main() {
     },
   });
   await engine.start();
+  // For measurements: when the page could first search (see browser-measure.mjs).
+  performance.mark('jiangjun-ready');
   $('isolation').textContent = engine.canStop
     ? ''
     : 'This page is not cross-origin isolated (its server sends no COOP/COEP headers): Stop restarts the engine.';

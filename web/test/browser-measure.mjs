@@ -97,11 +97,13 @@ async function firstMove(session) {
   await page.waitForFunction(() => document.body.dataset.plies === '1', { timeout: 120000, polling: 10 });
   const ms = Date.now() - t0;
   const cpu = treeCpuSeconds(pid) - cpu0;
+  // From the navigation's start to the engine's handshake (download, compile, start).
+  const ready = await page.evaluate(() => performance.getEntriesByName('jiangjun-ready')[0]?.startTime);
   const move = await page.$eval('#moves .zh', (e) => e.textContent);
   // The analysis is drawn at the next frame; it must show a depth 8 search.
   await page.waitForFunction(() => document.body.dataset.depth === '8', { timeout: 5000 });
   await context.close();
-  return [ms, cpu, move];
+  return [ms, cpu, move, Math.round(ready)];
 }
 
 console.log(`download size:`);
@@ -126,7 +128,7 @@ console.log(`nodes per CPU second, Chromium / native: ${mean(ratios).toFixed(2)}
 console.log(`\nopening the page to the engine's first move (go depth 8):`);
 for (let i = 1; i <= RUNS; i++) {
   const load = loadAverage();
-  const [ms, cpu, move] = await firstMove(session);
-  console.log(`| ${i} | ${ms} ms | ${cpu.toFixed(2)} CPU s | ${move} | load ${load} |`);
+  const [ms, cpu, move, ready] = await firstMove(session);
+  console.log(`| ${i} | ${ms} ms | ${cpu.toFixed(2)} CPU s | ready at ${ready} ms | ${move} | load ${load} |`);
 }
 await session.close();
