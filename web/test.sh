@@ -1,12 +1,15 @@
 #!/bin/sh
-# Build the wasm package and run the Node test on it. SKIPS (exit 0, with a
-# message) when no wasm toolchain or no Node is installed; see build.sh.
+# Build the wasm package and run the Node test on it, then the page's test
+# in headless Chromium (test/browser.sh; it needs target/release/jiangjun).
+# SKIPS (exit 0, with a message) when no wasm toolchain or no Node is
+# installed; see build.sh.
 #
-#   web/test.sh [--install] [TEST ARGS, e.g. --no-bench]
+#   web/test.sh [--install] [NODE TEST ARGS, e.g. --no-bench]
 #
 # --install: with neither rustup's wasm32 target nor Debian's packages,
 # install the packages (rustc-web cargo-web rust-web-src lld, as root or
-# through sudo) first; exits 3 if they cannot be installed.
+# through sudo) first, and let test/browser.sh install Chromium and
+# puppeteer-core; exits 3 if they cannot be installed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 install=no
@@ -42,4 +45,14 @@ elif [ "$rc" -ne 0 ]; then
     echo "FAIL: web/build.sh exited $rc"
     exit "$rc"
 fi
-exec node "$here/test/node-test.mjs" "$@"
+node "$here/test/node-test.mjs" "$@" || exit 1
+if [ "$install" = yes ]; then
+    "$here/test/browser.sh" --install
+else
+    "$here/test/browser.sh"
+fi
+rc=$?
+if [ "$rc" -eq 3 ]; then
+    echo "SKIPPED: the browser test (Chromium or puppeteer-core could not be installed)"
+fi
+exit "$rc"

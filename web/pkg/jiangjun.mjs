@@ -12,6 +12,11 @@
 // is not cross-origin isolated) they wait until the search ends, so
 // `go infinite` and `go ponder` cannot be stopped there
 // (`engine.canStopSearch` tells which).
+//
+// The rules (legal moves, move names, rulings) are a separate, synchronous
+// API on the caller's thread: `JiangjunRules`, see rules.mjs.
+
+export { default as JiangjunRules, loadModule } from './rules.mjs';
 
 const STOP = 0;
 const PONDERHIT = 1;
@@ -36,8 +41,10 @@ function sharedFlags() {
 
 /**
  * Start an engine. Options: `wasmUrl` (default: jiangjun.wasm next to this
- * file), or `wasmBinary` (the module's bytes), `workerUrl` (default:
- * worker.mjs next to this file). Resolves once the module is loaded.
+ * file), or `wasmBinary` (the module's bytes), or `wasmModule` (a compiled
+ * WebAssembly.Module, so a page that also uses `JiangjunRules` compiles it
+ * once), `workerUrl` (default: worker.mjs next to this file). Resolves once
+ * the module is loaded.
  */
 export default async function Jiangjun(options = {}) {
   const wasmUrl = String(options.wasmUrl ?? new URL('./jiangjun.wasm', import.meta.url));
@@ -117,7 +124,8 @@ export default async function Jiangjun(options = {}) {
   };
 
   const init = { type: 'init', wasmUrl, flags: flagsBuffer };
-  if (options.wasmBinary) init.wasmBinary = options.wasmBinary;
+  if (options.wasmModule) init.wasmModule = options.wasmModule;
+  else if (options.wasmBinary) init.wasmBinary = options.wasmBinary;
   worker.postMessage(init);
   return started;
 }

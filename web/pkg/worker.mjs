@@ -2,7 +2,7 @@
 // module Web Worker in a browser), so that a search, which runs inside one
 // call into the module, never blocks the page or the caller's event loop.
 //
-// Messages from the loader: {type: 'init', wasmUrl | wasmBinary, flags}
+// Messages from the loader: {type: 'init', wasmUrl | wasmBinary | wasmModule, flags}
 // first, then {type: 'line', line}. Messages back: {type: 'line', line},
 // {type: 'ready'}, {type: 'error', message}, {type: 'exit'}.
 //
@@ -96,6 +96,11 @@ function handle(line) {
 }
 
 async function load(msg) {
+  const imports = { env: { jj_write: write, jj_now: now, jj_poll: poll } };
+  if (msg.wasmModule) {
+    // Compiled by the caller: instantiating a Module gives the instance.
+    return WebAssembly.instantiate(msg.wasmModule, imports);
+  }
   let bytes = msg.wasmBinary;
   if (!bytes) {
     if (isNode) {
@@ -107,7 +112,6 @@ async function load(msg) {
       bytes = await (await fetch(msg.wasmUrl)).arrayBuffer();
     }
   }
-  const imports = { env: { jj_write: write, jj_now: now, jj_poll: poll } };
   const { instance } = await WebAssembly.instantiate(bytes, imports);
   return instance;
 }

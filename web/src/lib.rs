@@ -12,10 +12,15 @@
 //! Exports: `jj_start() -> i32` (0: ready), `jj_buffer(len) -> ptr`,
 //! `jj_line(len) -> i32` (0: go on, 1: the session has quit).
 //!
+//! Rules queries (see `rules.rs`), apart from the session and usable
+//! without starting it: write the query into `jj_buffer(len)`, call
+//! `jj_rules(len) -> answer length`, read the JSON answer at `jj_answer()`.
+//!
 //! Natively the crate builds too (the workspace's checks see the code),
 //! with stand-ins for the imports that print to stdout.
 
 mod host;
+mod rules;
 
 use jiangjun::protocol::output::Output;
 use jiangjun::protocol::step::Stepper;
@@ -29,6 +34,8 @@ thread_local! {
     static SESSION: RefCell<Option<Stepper>> = const { RefCell::new(None) };
     /// Where the host writes the next line.
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The answer to the last rules query, kept for the host to read.
+    static ANSWER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Output lines to the host: bytes are kept until a newline ends a line.
@@ -90,18 +97,42 @@ pub extern "C" fn jj_buffer(len: usize) -> *mut u8 {
     })
 }
 
-/// Handle the first `len` bytes of the buffer as one line. 1 once the
-/// session has quit (or was never started), else 0.
-#[unsafe(no_mangle)]
-pub extern "C" fn jj_line(len: usize) -> i32 {
-    let line = INPUT.with(|cell| {
+/// The first `len` bytes of the buffer as text (a line or a query).
+fn input_text(len: usize) -> String {
+    INPUT.with(|cell| {
         let buf = cell.borrow();
         // A `len` beyond the buffer is the host's mistake: take what exists.
         let bytes = &buf[..len.min(buf.len())];
         String::from_utf8_lossy(bytes)
             .trim_end_matches(['\r', '\n'])
             .to_string()
-    });
+    })
+}
+
+/// Answer the first `len` bytes of the buffer as a rules query; returns
+/// the answer's length in bytes (read it at `jj_answer()`).
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_rules(len: usize) -> usize {
+    let answer = rules::answer(&input_text(len));
+    ANSWER.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        buf.clear();
+        buf.extend_from_slice(answer.as_bytes());
+        buf.len()
+    })
+}
+
+/// Where the last rules answer is; valid until the next `jj_rules`.
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_answer() -> *const u8 {
+    ANSWER.with(|cell| cell.borrow().as_ptr())
+}
+
+/// Handle the first `len` bytes of the buffer as one line. 1 once the
+/// session has quit (or was never started), else 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_line(len: usize) -> i32 {
+    let line = input_text(len);
     SESSION.with(|cell| match cell.borrow_mut().as_mut() {
         Some(s) => i32::from(!s.line(&line)),
         None => 1,

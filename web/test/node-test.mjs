@@ -9,7 +9,7 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import Jiangjun from '../pkg/jiangjun.mjs';
+import Jiangjun, { JiangjunRules, loadModule } from '../pkg/jiangjun.mjs';
 
 const BENCH_NODES = 3025462;
 const FEN = 'r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1';
@@ -131,6 +131,38 @@ await check('ucci: stop with nothing running answers nobestmove', async () => {
   engine.postMessage(`position fen ${FEN}`);
   await ask('go depth 3', /^bestmove /);
   await ask('stop', /^nobestmove$/);
+});
+
+await check('rules API: legal moves, Chinese names, rulings', async () => {
+  const module = await loadModule();
+  const rules = await JiangjunRules({ wasmModule: module });
+  assert.equal(rules.game('startpos').legal.length, 44);
+  const g = rules.game('startpos', ['h2e2', 'h9g7']);
+  assert.equal(g.ok, true);
+  assert.deepEqual(g.moves[0], { iccs: 'h2e2', chinese: '炮二平五', wxf: 'C2.5' });
+  assert.equal(g.moves[1].chinese, '马8进7');
+  assert.equal(g.side, 'red');
+  assert.equal(g.outcome, null);
+  assert.ok(g.legal.includes('h0g2') && !g.legal.includes('h2e2'));
+  const bad = rules.game('rnbakabnr/9/9 w', []);
+  assert.equal(bad.ok, false);
+  assert.equal(bad.ply, -1);
+  assert.match(bad.error, /invalid FEN/);
+  assert.equal(rules.game('startpos', ['h2e2', 'e0e1', 'h9g7']).ply, 1);
+  const mate = rules.game('3k5/1R7/9/9/9/9/9/9/9/R4K3 w', ['a0a9']);
+  assert.deepEqual(mate.outcome, { winner: 'red', reason: 'checkmate', text: 'red (checkmate)' });
+  assert.equal(rules.read('startpos', ['h2e2'], '马8进7').move, 'h9g7');
+  // An engine from the same compiled module answers too.
+  const second = await Jiangjun({ wasmModule: module });
+  const answer = new Promise((resolve) => {
+    second.addMessageListener((line) => {
+      if (line.startsWith('bestmove')) resolve(line.split(/\s+/)[1]);
+    });
+  });
+  second.postMessage('position startpos moves h2e2\ngo depth 3');
+  const move = await answer;
+  second.terminate();
+  assert.ok(rules.game('startpos', ['h2e2']).legal.includes(move), `${move} is legal`);
 });
 
 if (!process.argv.includes('--no-bench')) {

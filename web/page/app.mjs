@@ -1,0 +1,399 @@
+// The page: a game against Jiangjun. The rules (legal moves, move names,
+// the ruling) come from the engine's rules crate, in an instance of the
+// wasm module on this thread; the engine searches in a worker.
+//
+// URL parameters (for links and tests): `you=red|black|both`,
+// `think=depth8|movetime1000`, `book=0` (no opening book), `fen=...`.
+
+import { JiangjunRules, loadModule } from '../pkg/jiangjun.mjs';
+import { Board } from './board.mjs';
+import { EngineClient } from './engine.mjs';
+import { pgn, renderMoves, resultOf } from './record.mjs';
+
+const $ = (id) => document.getElementById(id);
+const COLORS = { red: 'Red', black: 'Black' };
+
+const state = {
+  start: 'startpos', // the FEN the game started from
+  moves: [], // ICCS moves played
+  game: null, // the rules' answer for start + moves
+  selected: null, // the square of the piece picked up
+  analysing: false,
+};
+let rules;
+let engine;
+let board;
+
+function message(text, kind = 'info') {
+  const m = $('message');
+  m.textContent = text;
+  m.className = kind;
+  m.hidden = !text;
+}
+
+function setStatus(text) {
+  $('status').textContent = text;
+}
+
+function human() {
+  return $('you').value;
+}
+
+/** The colour the engine plays, or null when the user plays both. */
+function engineColor() {
+  const you = human();
+  if (you === 'both') return null;
+  return you === 'red' ? 'black' : 'red';
+}
+
+/** The position as UCI's `position` takes it. */
+function positionText(moves = state.moves) {
+  const base = state.start === 'startpos' ? 'startpos' : `fen ${state.start}`;
+  return moves.length ? `${base} moves ${moves.join(' ')}` : base;
+}
+
+function kingSquare(fen, side) {
+  const letter = side === 'red' ? 'K' : 'k';
+  const rows = fen.split(/\s+/)[0].split('/');
+  for (let i = 0; i < rows.length; i++) {
+    let file = 0;
+    for (const ch of rows[i]) {
+      if (/\d/.test(ch)) file += Number(ch);
+      else {
+        if (ch === letter) return `${'abcdefghi'[file]}${9 - i}`;
+        file += 1;
+      }
+    }
+  }
+  return null;
+}
+
+function drawBoard() {
+  const g = state.game;
+  const targets = state.selected
+    ? g.legal.filter((m) => m.startsWith(state.selected)).map((m) => m.slice(2, 4))
+    : [];
+  board.draw(g.fen, {
+    selected: state.selected,
+    targets,
+    last: state.moves.at(-1) ?? null,
+    check: g.check ? kingSquare(g.fen, g.side) : null,
+  });
+}
+
+/** Replay the game with the rules and show it; start the engine if it is to move. */
+function update() {
+  const g = rules.game(state.start, state.moves);
+  if (!g.ok) {
+    // Only moves the rules allowed are ever played: this is a bug.
+    message(`Internal error: ${g.error}`, 'error');
+    return;
+  }
+  state.game = g;
+  state.selected = null;
+  drawBoard();
+  renderMoves($('moves'), g.moves, g.start.split(/\s+/)[1] === 'b' ? 'black' : 'red');
+  $('moves').parentElement.scrollTop = 1e6;
+  $('current-fen').textContent = g.fen;
+  document.body.dataset.plies = String(state.moves.length);
+  document.body.dataset.side = g.side;
+  $('result').textContent = g.outcome ? `${resultOf(g.outcome)}: ${g.outcome.text}` : '';
+  document.body.dataset.outcome = g.outcome ? g.outcome.text : '';
+  if (g.outcome) {
+    setStatus(`Game over: ${g.outcome.text}.`);
+    return;
+  }
+  const who = COLORS[g.side];
+  if (g.side === engineColor()) {
+    setStatus(`${who} to move: Jiangjun is thinking…`);
+    think();
+  } else {
+    setStatus(`${who} to move${g.check ? ' (in check)' : ''}: your move.`);
+  }
+}
+
+function strengthOptions(full) {
+  const limit = !full && $('limit').checked;
+  engine.setOption('OwnBook', $('book').checked ? 'true' : 'false');
+  engine.setOption('Skill Level', full ? 20 : $('skill').value);
+  engine.setOption('UCI_LimitStrength', limit ? 'true' : 'false');
+  if (limit) {
+    const elo = $('elo');
+    const value = Math.min(Math.max(Number(elo.value) || 0, Number(elo.min)), Number(elo.max));
+    elo.value = String(value);
+    engine.setOption('UCI_Elo', value);
+  }
+  engine.setOption('MultiPV', $('multipv').value);
+}
+
+function think() {
+  strengthOptions(false);
+  clearAnalysis();
+  engine.go(positionText(), $('think').value, 'move', { plies: state.moves.length });
+}
+
+function analyse() {
+  cancelSearches();
+  strengthOptions(true);
+  clearAnalysis();
+  state.analysing = true;
+  engine.go(positionText(), 'infinite', 'analyse', { plies: state.moves.length });
+  setStatus('Analysing (Stop ends it).');
+}
+
+/** Drop the searches asked so far: the position they were for is gone. */
+function cancelSearches() {
+  if (engine.busy) engine.cancelAll();
+  state.analysing = false;
+}
+
+function playMove(move) {
+  if (!state.game.legal.includes(move)) return false;
+  state.moves.push(move);
+  update();
+  return true;
+}
+
+function onSquare(square) {
+  const g = state.game;
+  if (!g || g.outcome) return;
+  // The engine's turn: clicks wait.
+  if (g.side === engineColor()) return;
+  if (state.selected) {
+    const move = state.selected + square;
+    if (g.legal.includes(move)) {
+      cancelSearches();
+      message('');
+      playMove(move);
+      return;
+    }
+  }
+  const own = g.legal.some((m) => m.startsWith(square));
+  state.selected = own && state.selected !== square ? square : null;
+  drawBoard();
+}
+
+// --- analysis display -------------------------------------------------
+
+function clearAnalysis() {
+  delete document.body.dataset.depth;
+  $('search-summary').textContent = '—';
+  $('pv-lines').replaceChildren();
+  $('bestmove').textContent = '';
+}
+
+/** A score from Red's side ('+1.25', '-M3'), the engine's being the mover's. */
+function scoreText(score, side) {
+  if (!score) return '?';
+  const sign = side === 'red' ? 1 : -1;
+  if ('mate' in score) {
+    const m = score.mate * sign;
+    return `${m > 0 ? '+' : '-'}M${Math.abs(m)}`;
+  }
+  const v = (score.cp * sign) / 100;
+  return `${v >= 0 ? '+' : ''}${v.toFixed(2)}`;
+}
+
+/** Chinese names of a PV's moves from the search's position. */
+function pvNames(search, pv) {
+  const before = state.moves.slice(0, search.plies);
+  const g = rules.game(state.start, before.concat(pv));
+  if (!g.ok) return pv.map((m) => ({ chinese: m, iccs: m }));
+  return g.moves.slice(before.length);
+}
+
+let drawPending = false;
+function onInfo(search) {
+  // Redraw at most once a frame: info lines come faster than that.
+  if (drawPending) return;
+  drawPending = true;
+  requestAnimationFrame(() => {
+    drawPending = false;
+    drawAnalysis(search);
+  });
+}
+
+function drawAnalysis(search) {
+  if (search.cancelled) return;
+  const side = rules.game(state.start, state.moves.slice(0, search.plies)).side;
+  const lines = [...search.lines.values()].sort((a, b) => a.multipv - b.multipv);
+  const top = lines[0];
+  if (!top) return;
+  const nps = top.nps ? `${Math.round(top.nps / 1000)} kN/s` : '';
+  $('search-summary').textContent =
+    `depth ${top.depth}/${top.seldepth ?? top.depth}  score ${scoreText(top.score, side)} (Red)  ` +
+    `nodes ${top.nodes ?? '?'}  ${nps}`;
+  document.body.dataset.depth = String(top.depth);
+  const list = $('pv-lines');
+  list.replaceChildren();
+  for (const info of lines) {
+    const li = document.createElement('li');
+    li.dataset.multipv = String(info.multipv);
+    const score = document.createElement('span');
+    score.className = 'score';
+    score.textContent = scoreText(info.score, side);
+    const names = pvNames(search, info.pv.slice(0, 12));
+    const zh = document.createElement('span');
+    zh.className = 'zh';
+    zh.textContent = names.map((m) => m.chinese).join(' ');
+    const iccs = document.createElement('div');
+    iccs.className = 'iccs';
+    iccs.textContent = `d${info.depth}: ${info.pv.slice(0, 12).join(' ')}`;
+    li.append(score, zh, iccs);
+    list.appendChild(li);
+  }
+}
+
+function onBestmove(search, move) {
+  if (search.purpose === 'analyse') {
+    state.analysing = false;
+    const names = move ? pvNames(search, [move]) : [];
+    $('bestmove').textContent = move ? `bestmove ${names[0]?.chinese ?? move} (${move})` : 'no move';
+    setStatus('Analysis stopped.');
+    document.body.dataset.bestmove = move ?? '';
+    // Analysing on the engine's turn put its move off: the game goes on.
+    const g = state.game;
+    if (!g.outcome && g.side === engineColor() && !engine.busy) {
+      setStatus(`${COLORS[g.side]} to move: Jiangjun is thinking…`);
+      think();
+    }
+    return;
+  }
+  // The engine's move: only for the position it was asked about.
+  if (search.plies !== state.moves.length || state.game.side !== engineColor()) return;
+  if (!move || !playMove(move)) {
+    message(`The engine answered ${move ?? 'nothing'}, not a legal move here.`, 'error');
+  }
+}
+
+// --- controls -----------------------------------------------------------
+
+function newGame(start = 'startpos') {
+  cancelSearches();
+  state.start = start;
+  state.moves = [];
+  clearAnalysis();
+  $('pgn').hidden = true;
+  $('download').hidden = true;
+  update();
+}
+
+function undo() {
+  cancelSearches();
+  if (state.moves.length === 0) return;
+  state.moves.pop();
+  // Against the engine, take back to the user's own turn.
+  const ec = engineColor();
+  if (ec && state.moves.length > 0 && rules.game(state.start, state.moves).side === ec) {
+    state.moves.pop();
+  }
+  message('');
+  update();
+}
+
+function setFen(event) {
+  event.preventDefault();
+  const text = $('fen').value.trim();
+  if (!text) return;
+  const g = rules.game(text, []);
+  if (!g.ok) {
+    message(`Position refused: ${g.error}`, 'error');
+    return;
+  }
+  message(`Position set: ${g.fen}`, 'info');
+  newGame(g.fen);
+}
+
+function exportPgn() {
+  const g = state.game;
+  const ec = engineColor();
+  const name = (c) => (c === ec ? 'Jiangjun' : 'You');
+  const text = pgn(g, { red: name('red'), black: name('black') }, state.start === 'startpos');
+  const area = $('pgn');
+  area.value = text;
+  area.hidden = false;
+  const link = $('download');
+  if (link.href) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
+  link.hidden = false;
+}
+
+function readParams() {
+  const p = new URLSearchParams(location.search);
+  if (['red', 'black', 'both'].includes(p.get('you'))) $('you').value = p.get('you');
+  const think = p.get('think')?.replace(/^(depth|movetime)(\d+)$/, '$1 $2');
+  if (think) {
+    if (![...$('think').options].some((o) => o.value === think)) {
+      $('think').add(new Option(think, think));
+    }
+    $('think').value = think;
+  }
+  if (p.get('book') === '0') $('book').checked = false;
+  return p.get('fen');
+}
+
+/** The Elo range the engine announces bounds the page's Elo field. */
+function readOption(line) {
+  const m = line.match(/^option name UCI_Elo type spin default (\d+) min (\d+) max (\d+)/);
+  if (!m) return;
+  const elo = $('elo');
+  elo.min = m[2];
+  elo.max = m[3];
+  elo.title = `${m[2]} to ${m[3]}`;
+}
+
+async function main() {
+  board = new Board($('board'), onSquare);
+  const fen = readParams();
+  board.setFlipped(human() === 'black');
+  // Compiled once, instantiated twice: rules here, the engine in its worker.
+  const module = await loadModule();
+  rules = await JiangjunRules({ wasmModule: module });
+  engine = new EngineClient(module, {
+    onInfo,
+    onBestmove,
+    onLine: readOption,
+    onState: (s) => {
+      document.body.dataset.engine = s;
+    },
+  });
+  await engine.start();
+  // For measurements: when the page could first search (see browser-measure.mjs).
+  performance.mark('jiangjun-ready');
+  $('isolation').textContent = engine.canStop
+    ? ''
+    : 'This page is not cross-origin isolated (its server sends no COOP/COEP headers): Stop restarts the engine.';
+
+  $('new-game').onclick = () => newGame(state.start);
+  $('undo').onclick = undo;
+  $('flip').onclick = () => {
+    board.setFlipped(!board.flipped);
+    drawBoard();
+  };
+  $('analyse').onclick = analyse;
+  $('stop').onclick = () => engine.stop();
+  $('fen-form').onsubmit = setFen;
+  $('export').onclick = exportPgn;
+  $('skill').oninput = () => {
+    $('skill-value').textContent = $('skill').value;
+  };
+  $('you').onchange = () => {
+    board.setFlipped(human() === 'black');
+    cancelSearches();
+    update();
+  };
+  if (fen) {
+    const g = rules.game(fen, []);
+    if (g.ok) state.start = g.fen;
+    else message(`Position refused: ${g.error}`, 'error');
+  }
+  // For tests and the console: the rules and the game.
+  window.jiangjunPage = { rules, state, engine };
+  update();
+}
+
+main().catch((e) => {
+  document.body.dataset.engine = 'failed';
+  message(`The engine could not start: ${e.message ?? e}`, 'error');
+  setStatus('No engine.');
+});

@@ -1,0 +1,257 @@
+// The page (web/page) in headless Chromium, driven as a user drives it:
+// a short game against the engine played by clicking squares, the
+// analysis updating, Stop ending an infinite analysis, a bad FEN refused
+// with a message, undo, flip, PGN export and a mate ruled. Every move the
+// page shows is checked by the native binary (`jiangjun judge`), which
+// shares no code path with the page but the rules crate's source.
+//
+// Usage: node web/test/browser-test.mjs   (run by web/test/browser.sh)
+// Needs web/pkg/jiangjun.wasm, target/release/jiangjun and puppeteer-core
+// in target/web-test/npm. Saves target/web-test/screenshot.png.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { OUT_DIR, ROOT, start } from './browser-lib.mjs';
+
+const NATIVE = process.env.JIANGJUN_BIN ?? `${ROOT}target/release/jiangjun`;
+const MATE_FEN = '3k5/1R7/9/9/9/9/9/9/9/R4K3 w - - 0 1';
+const HUMAN_MOVES = 4; // moves the test plays for Red; the engine answers each
+
+for (const [file, how] of [
+  [`${ROOT}web/pkg/jiangjun.wasm`, 'web/build.sh'],
+  [NATIVE, 'cargo build --release'],
+]) {
+  if (!existsSync(file)) {
+    console.log(`FAIL: ${file} is missing (run ${how})`);
+    process.exit(1);
+  }
+}
+mkdirSync(OUT_DIR, { recursive: true });
+
+/** `jiangjun judge` on a game: its ruling, or throws if a move is illegal. */
+function nativeJudge(fen, moves) {
+  const args = ['judge', '--moves', ...moves];
+  if (fen) args.push('--fen', fen);
+  return execFileSync(NATIVE, args, { encoding: 'utf8' }).trim();
+}
+
+const session = await start();
+const page = await session.browser.newPage();
+const problems = [];
+page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+page.on('console', (m) => {
+  if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+});
+
+let failed = false;
+async function check(name, f) {
+  const t = Date.now();
+  try {
+    await f();
+    console.log(`ok   ${name} (${Date.now() - t} ms)`);
+  } catch (e) {
+    failed = true;
+    console.log(`FAIL ${name}: ${e.message}`);
+  }
+}
+
+const body = (key) => page.evaluate((k) => document.body.dataset[k] ?? '', key);
+const text = (sel) => page.$eval(sel, (e) => e.textContent);
+const waitBody = (key, value, timeout = 60000) =>
+  page.waitForFunction((k, v) => document.body.dataset[k] === v, { timeout }, key, value);
+/** Wait until the game has at least `n` plies (the engine may answer at once). */
+const waitPlies = (n, timeout) =>
+  page.waitForFunction((k) => Number(document.body.dataset.plies) >= k, { timeout }, n);
+const legalMoves = () => page.evaluate(() => window.jiangjunPage.state.game.legal);
+/** The moves the page lists, in coordinate notation, and in Chinese. */
+const shownMoves = () => page.$$eval('#moves .iccs', (es) => es.map((e) => e.textContent));
+const shownChinese = () => page.$$eval('#moves .zh', (es) => es.map((e) => e.textContent));
+const click = (square) => page.click(`.hits [data-square="${square}"]`);
+
+// A fixed, varied choice among the legal moves (a small LCG), so the game
+// is the same every run but not always the first move listed.
+let seed = 12345;
+function pick(moves) {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return [...moves].sort()[seed % moves.length];
+}
+
+await check('the page loads, the engine starts, cross-origin isolated', async () => {
+  await page.goto(`${session.base}/page/?you=red&think=depth5&book=0`);
+  await waitBody('engine', 'ready');
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  assert.equal(await page.$$eval('.pieces .piece', (es) => es.length), 32);
+  assert.equal((await legalMoves()).length, 44);
+  assert.match(await text('#status'), /Red to move/);
+});
+
+await check('a bad FEN is refused with a message', async () => {
+  const before = await text('#current-fen');
+  await page.type('#fen', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w');
+  await page.click('#set-fen');
+  await page.waitForSelector('#message.error:not([hidden])', { timeout: 5000 });
+  assert.match(await text('#message'), /Position refused: invalid FEN: unknown piece letter 'X'/);
+  assert.equal(await text('#current-fen'), before);
+  await page.$eval('#fen', (e) => {
+    e.value = '';
+  });
+});
+
+await check('a click on an unreachable point plays nothing', async () => {
+  await click('h2');
+  await page.waitForSelector('.piece.selected[data-square="h2"]', { timeout: 2000 });
+  assert.ok(await page.$('[data-target="e2"]'), 'e2 is marked as a target');
+  await click('g4');
+  assert.equal(await body('plies'), '0');
+  assert.equal(await page.$('.piece.selected'), null, 'the piece is put down');
+});
+
+let playedByTest = [];
+await check(`a game by clicks: ${HUMAN_MOVES} moves each side, analysis shown`, async () => {
+  playedByTest = [];
+  for (let i = 0; i < HUMAN_MOVES; i++) {
+    const plies = Number(await body('plies'));
+    const move = pick(await legalMoves());
+    playedByTest.push(move);
+    await click(move.slice(0, 2));
+    await page.waitForSelector(`[data-target="${move.slice(2, 4)}"]`, { timeout: 2000 });
+    await click(move.slice(2, 4));
+    await waitPlies(plies + 1, 5000);
+    if (await body('outcome')) break;
+    // The engine answers; its analysis is shown while and after it thinks.
+    await waitPlies(plies + 2, 120000);
+    await waitBody('engine', 'ready', 5000);
+    const summary = await text('#search-summary');
+    assert.match(summary, /^depth \d+\/\d+ +score [+-]/, `analysis: ${summary}`);
+    assert.ok((await page.$$('#pv-lines li')).length >= 1, 'a principal variation');
+    if (await body('outcome')) break;
+  }
+  const shown = await shownMoves();
+  assert.equal(shown.length, Number(await body('plies')));
+  // The test's own moves are the ones the page recorded.
+  assert.deepEqual(shown.filter((_, i) => i % 2 === 0), playedByTest);
+  const ruling = nativeJudge(null, shown);
+  const outcome = await body('outcome');
+  assert.equal(ruling, outcome || 'ongoing', 'the native ruling is the page\'s');
+  const zh = await shownChinese();
+  assert.equal(zh.length, shown.length);
+  for (const name of zh) assert.match(name, /^[车马相象仕士帅将炮兵卒前中后一二三四五六七八九1-9]+[进退平][一二三四五六七八九1-9]$/u);
+});
+
+await check('undo takes back the engine\'s move and the user\'s', async () => {
+  const plies = Number(await body('plies'));
+  const before = await shownMoves();
+  await page.click('#undo');
+  await waitBody('plies', String(plies - 2), 5000);
+  assert.deepEqual(await shownMoves(), before.slice(0, plies - 2));
+  assert.match(await text('#status'), /Red to move/);
+});
+
+await check('flip turns the board', async () => {
+  const where = () => page.$eval('.piece[data-square="e0"] circle', (c) => Number(c.getAttribute('cy')));
+  const low = await where();
+  await page.click('#flip');
+  const high = await where();
+  assert.ok(high < low, `Red's king moves to the top (${low} -> ${high})`);
+  await page.click('#flip');
+  assert.equal(await where(), low);
+});
+
+await check('Analyse shows several lines; Stop returns a bestmove; screenshot', async () => {
+  await page.select('#multipv', '3');
+  await page.click('#analyse');
+  await page.waitForFunction(
+    () => Number(document.body.dataset.depth) >= 7 && document.querySelectorAll('#pv-lines li').length === 3,
+    { timeout: 120000 },
+  );
+  const first = await text('#search-summary');
+  await page.waitForFunction((s) => document.getElementById('search-summary').textContent !== s, { timeout: 60000 }, first);
+  await page.screenshot({ path: `${OUT_DIR}/screenshot.png` });
+  assert.equal(await body('bestmove'), '');
+  const t = Date.now();
+  await page.click('#stop');
+  await page.waitForFunction(() => document.body.dataset.bestmove, { timeout: 3000 });
+  const answered = Date.now() - t;
+  assert.ok(answered < 3000, `bestmove ${answered} ms after Stop`);
+  const best = await body('bestmove');
+  assert.ok((await legalMoves()).includes(best), `${best} is legal`);
+  assert.match(await text('#bestmove'), new RegExp(`^bestmove .+ \\(${best}\\)$`));
+  await waitBody('engine', 'ready', 5000);
+});
+
+await check('Stop while the engine thinks on its move plays its move at once', async () => {
+  await page.select('#think', 'movetime 10000');
+  const plies = Number(await body('plies'));
+  const move = pick(await legalMoves());
+  await click(move.slice(0, 2));
+  await click(move.slice(2, 4));
+  await page.waitForFunction(() => Number(document.body.dataset.depth) >= 3, { timeout: 60000 });
+  assert.equal(await body('plies'), String(plies + 1), 'the engine is still thinking');
+  const t = Date.now();
+  await page.click('#stop');
+  await waitPlies(plies + 2, 3000);
+  assert.ok(Date.now() - t < 3000);
+  assert.equal(nativeJudge(null, await shownMoves()), (await body('outcome')) || 'ongoing');
+  await page.select('#think', 'depth 5');
+});
+
+await check('PGN export', async () => {
+  await page.click('#export');
+  const pgn = await page.$eval('#pgn', (e) => e.value);
+  const moves = await shownMoves();
+  assert.match(pgn, /\[Format "ICCS"\]/);
+  assert.match(pgn, /\[Result "\*"\]/);
+  const first = `${moves[0].slice(0, 2)}-${moves[0].slice(2)}`.toUpperCase();
+  assert.ok(pgn.includes(`1. ${first} {`), `${first} in the PGN`);
+  assert.ok(await page.$eval('#download', (a) => a.href.startsWith('blob:') && !a.hidden));
+});
+
+await check('a mate by click is ruled by the rules crate, as natively', async () => {
+  await page.$eval('#fen', (e) => {
+    e.value = '';
+  });
+  await page.type('#fen', MATE_FEN);
+  await page.click('#set-fen');
+  await page.waitForSelector('#message.info:not([hidden])', { timeout: 5000 });
+  await waitBody('plies', '0', 5000);
+  await click('a0');
+  await click('a9');
+  await waitBody('plies', '1', 5000);
+  assert.equal(await body('outcome'), 'red (checkmate)');
+  assert.equal(nativeJudge(MATE_FEN, ['a0a9']), 'red (checkmate)');
+  assert.match(await text('#result'), /^1-0: red \(checkmate\)$/);
+  // The game is over: no engine search starts.
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(await body('engine'), 'ready');
+});
+
+await check('without isolation headers, Stop still answers (the engine restarts)', async () => {
+  const plain = await session.browser.newPage();
+  plain.on('pageerror', (e) => problems.push(`page error (no isolation): ${e.message}`));
+  await plain.goto(`${session.plainBase}/page/?you=both`);
+  await plain.waitForFunction(() => document.body.dataset.engine === 'ready', { timeout: 60000 });
+  assert.equal(await plain.evaluate(() => crossOriginIsolated), false);
+  assert.match(await plain.$eval('#isolation', (e) => e.textContent), /not cross-origin isolated/);
+  await plain.click('#analyse');
+  await plain.waitForFunction(() => Number(document.body.dataset.depth) >= 5, { timeout: 60000 });
+  await plain.click('#stop');
+  await plain.waitForFunction(() => document.body.dataset.bestmove, { timeout: 10000 });
+  const best = await plain.evaluate(() => document.body.dataset.bestmove);
+  const legal = await plain.evaluate(() => window.jiangjunPage.state.game.legal);
+  assert.ok(legal.includes(best), `${best} is legal`);
+  // The new engine works: it plays a move for Black after Red's.
+  await plain.select('#you', 'red');
+  await plain.click('.hits [data-square="h2"]');
+  await plain.click('.hits [data-square="e2"]');
+  await plain.waitForFunction(() => document.body.dataset.plies === '2', { timeout: 60000 });
+  await plain.close();
+});
+
+await check('no errors on the page', async () => {
+  assert.deepEqual(problems, []);
+});
+
+await session.close();
+console.log(failed ? 'FAILED' : 'all passed');
+process.exit(failed ? 1 : 0);
