@@ -123,12 +123,12 @@ fn every_skill_level_keeps_to_its_budget_on_any_clock() {
 fn limit_strength_maps_the_elo_onto_the_rungs() {
     let mut e = uci();
     e.send("setoption name UCI_LimitStrength value true");
-    for rung in 0..TOP {
+    for (rung, r) in RUNGS.iter().enumerate() {
         let elo = ladder::rung_elo(rung);
         e.send(&format!("setoption name UCI_Elo value {elo}"));
         e.send(&format!("position fen {MIDDLEGAME}"));
         let nodes = max_nodes(&go(&mut e, "go wtime 600000 btime 600000"));
-        let budget = RUNGS[rung].nodes;
+        let budget = r.nodes;
         assert!(nodes <= budget, "Elo {elo}: {nodes} > {budget}");
         // Its own rung's budget, not a lower one's: most of it is used.
         assert!(nodes * 2 > budget, "Elo {elo}: {nodes} of {budget}");

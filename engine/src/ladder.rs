@@ -41,23 +41,32 @@ const fn rung(nodes: u64, lines: usize, weakness: u64, noise: Score) -> Rung {
     }
 }
 
-/// The rungs below full strength, weakest first. The budgets double from
-/// rung to rung, which in searches this small is worth very roughly 100
-/// Elo; the low rungs, where a doubling buys a whole ply, also pick among
-/// lines and see their evaluation blurred, less and less as they climb,
-/// so that the steps stay near 100. The calibration tells how near. The
-/// highest budget is well below what full strength searches at the
+/// The rungs below full strength, weakest first. The budgets grow by
+/// about √2 from rung to rung: a doubling proved worth well over 100 Elo
+/// in these small searches (smoke matches), and half a doubling keeps the
+/// steps near 100. The low rungs also pick among lines and see their
+/// evaluation blurred, a little less at each rung, so that no single step
+/// changes much at once. The calibration tells how near 100 the steps are.
+/// The highest budget is well below what full strength searches at the
 /// calibration's control (10 s + 0.1 s: some 100 000 to 200 000 nodes a
 /// move on one core), so that the top step is a real one.
-pub const RUNGS: [Rung; 9] = [
+pub const RUNGS: [Rung; 17] = [
     rung(100, 4, 128, 63),
+    rung(140, 4, 120, 63),
     rung(200, 4, 112, 63),
+    rung(280, 4, 104, 31),
     rung(400, 4, 96, 31),
-    rung(800, 4, 80, 31),
+    rung(560, 4, 88, 31),
+    rung(800, 4, 80, 15),
+    rung(1_100, 4, 72, 15),
     rung(1_600, 3, 64, 15),
-    rung(3_200, 3, 48, 15),
-    rung(6_400, 2, 32, 7),
+    rung(2_200, 3, 56, 7),
+    rung(3_200, 3, 48, 7),
+    rung(4_500, 2, 40, 7),
+    rung(6_400, 2, 32, 3),
+    rung(9_000, 2, 24, 3),
     rung(12_800, 2, 16, 0),
+    rung(18_000, 1, 0, 0),
     rung(25_600, 1, 0, 0),
 ];
 
