@@ -466,13 +466,16 @@ def verify(args: argparse.Namespace) -> int:
         print(f"UCI_Elo {e1} vs {e2}: claimed {claimed:+d}, measured {r.elo:+.0f} ± {r.err:.0f} "
               f"in {r.games} games: {'PASS' if inside else 'FAIL'} (claim "
               f"{'inside' if inside else 'outside'} the 95% interval)")
-    # Clock independence: each level against the same fixed-node anchor.
-    ref = anchor_spec(args.fsf, f",tc=nodes={args.ref_nodes}")
-    for i in args.clock_rungs:
+    # Clock independence: each level against the same fixed-node anchor
+    # (a reference that does not change with the clock either).
+    for i, ref_nodes in args.clock_rungs:
+        ref_nodes = ref_nodes or args.ref_nodes
+        ref = anchor_spec(args.fsf, f",tc=nodes={ref_nodes}")
         rung = ladder.rungs[i]
         found = []
         for tc in ("2+0.02", "10+0.1"):
-            m = Match(f"clock-rung{i}-{tc}-vs-ref", rung_spec(jj, rung), ref, args.clock_games,
+            m = Match(f"clock-rung{i}-{tc}-vs-ref{ref_nodes}", rung_spec(jj, rung), ref,
+                      args.clock_games,
                       tc, str(i), "ref")
             found.append((tc, run_match(jj, m, args)))
         if args.dry_run:
@@ -480,14 +483,14 @@ def verify(args: argparse.Namespace) -> int:
         (t1, r1), (t2, r2) = found
         if not (measured(r1) and measured(r2)):
             print(f"rung {i} clock check: not measured (scores "
-                  f"{[r.score if r else None for _, r in found]}); change --ref-nodes")
+                  f"{[r.score if r else None for _, r in found]}); choose other reference nodes")
             ok = False
             continue
         gap = abs(r1.elo - r2.elo)
         both = math.hypot(r1.err, r2.err)
         same = gap <= both
         ok &= same
-        print(f"rung {i} vs Fairy-Stockfish at nodes={args.ref_nodes}: {t1} {r1.elo:+.0f} ± "
+        print(f"rung {i} vs Fairy-Stockfish at nodes={ref_nodes}: {t1} {r1.elo:+.0f} ± "
               f"{r1.err:.0f}, {t2} {r2.elo:+.0f} ± {r2.err:.0f}: "
               f"{'PASS' if same else 'FAIL'} (difference {gap:.0f}, 95% bound {both:.0f})")
     return 0 if ok or args.dry_run else 1
@@ -503,6 +506,21 @@ def prepare(args: argparse.Namespace):
         args.tc = args.tc or "nodes=2000"
     os.makedirs(args.out, exist_ok=True)
     return jj, read_ladder(jj)
+
+
+# The clock check's rungs and the reference's nodes against each: roughly
+# even matches in smoke runs at 2+0.02 (rung 6 scored 8 of 20 against
+# Fairy-Stockfish at 1000 nodes and 10 of 20 at 2000-3000; rung 10 3 of 8
+# at 10000 nodes, none of 8 at 30000).
+CLOCK_RUNGS = "6:2000,10:10000"
+
+
+def clock_rungs(s: str) -> List[Tuple[int, Optional[int]]]:
+    out = []
+    for part in s.split(","):
+        rung, _, nodes = part.partition(":")
+        out.append((int(rung), int(nodes) if nodes else None))
+    return out
 
 
 def elo_pair(s: str) -> Tuple[int, int]:
@@ -527,11 +545,12 @@ def main() -> int:
                    help="rungs that play the anchor (default: the top two)")
     p.add_argument("--pairs", type=lambda s: [elo_pair(x) for x in s.split(",")],
                    help="verify: UCI_Elo pairs A:B,... (default: rungs 2:6, 8:11, 14:16)")
-    p.add_argument("--clock-rungs", type=lambda s: [int(x) for x in s.split(",")],
-                   default=[6, 10], help="verify: rungs for the clock check")
+    p.add_argument("--clock-rungs", type=clock_rungs, default=clock_rungs(CLOCK_RUNGS),
+                   help="verify: rungs for the clock check, each RUNG or RUNG:NODES (the "
+                   f"reference's nodes a move; default {CLOCK_RUNGS})")
     p.add_argument("--clock-games", type=int, default=100)
     p.add_argument("--ref-nodes", type=int, default=3000,
-                   help="verify: Fairy-Stockfish's nodes a move in the clock check")
+                   help="verify: Fairy-Stockfish's nodes a move for a clock rung without its own")
     p.add_argument("--target-root", default=ROOT,
                    help="the tree whose engine/src/ladder_ratings.rs and README.md are written")
     p.add_argument("--dry-run", action="store_true", help="print the matches, play nothing")
