@@ -110,8 +110,10 @@ fn every_skill_level_keeps_to_its_budget_on_any_clock() {
             );
         }
     }
-    // Level 20 is full strength: a depth the budgets never reach.
+    // Level 20 is full strength: a depth the budgets never reach (from an
+    // empty table, which the searches above have filled).
     e.send("setoption name Skill Level value 20");
+    e.send("ucinewgame");
     e.send(&format!("position fen {MIDDLEGAME}"));
     let lines = go(&mut e, "go depth 10");
     assert_eq!(max_depth(&lines), 10);
