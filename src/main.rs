@@ -1,5 +1,5 @@
 use clap::{Parser, Subcommand};
-use jiangjun::tools::{bench, book, datagen, judge, match_cli, perft, solve, train, tune};
+use jiangjun::tools::{bench, book, datagen, judge, ladder, match_cli, perft, solve, train, tune};
 use std::process::ExitCode;
 
 /// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
@@ -36,6 +36,9 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Train the NNUE on JJDATA files and write the engine's network file.
     Train(train::TrainArgs),
+    /// Print the strength ladder: each rung's node budget, skill pick and
+    /// noise, the `Skill Level` that selects it and its rating.
+    Ladder(ladder::LadderArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Ladder(args)) => ladder::run(&args),
         None => {
             jiangjun::protocol::run_stdio();
             ExitCode::SUCCESS

@@ -7,6 +7,8 @@ pub mod book;
 pub mod controller;
 pub mod eval;
 mod files;
+pub mod ladder;
+pub mod ladder_ratings;
 pub mod nnue;
 pub mod nodestime;
 pub mod now;

@@ -5,10 +5,11 @@
 //! limits does. The protocol converts units and prints; the engine decides.
 
 use crate::book::{Book, Entry, Random};
+use crate::ladder;
 use crate::nodestime::NodeClock;
 use crate::score::MAX_PLY;
 use crate::search::{Limits, Reporter, SearchResult};
-use crate::strength::{self, Grade, Randomness, Rng, Strength};
+use crate::strength::{Grade, Randomness, Rng, Strength};
 use crate::time::Clock;
 use xiangqi::board::Board;
 use xiangqi::types::Move;
@@ -45,9 +46,9 @@ pub struct PlaySettings {
     pub own_book: bool,
     /// Analysing, not playing: no book moves.
     pub analyse_mode: bool,
-    /// `Skill Level` 0-20 (20: full strength).
+    /// `Skill Level` 0-20 (20: full strength), spread over the ladder.
     pub skill_level: i64,
-    /// Play at `elo` instead of `skill_level`.
+    /// Play on the rung nearest `elo` instead of `skill_level`'s.
     pub limit_strength: bool,
     pub elo: i64,
     pub randomness: Randomness,
@@ -64,9 +65,9 @@ impl Default for PlaySettings {
             nodestime: 0,
             own_book: true,
             analyse_mode: false,
-            skill_level: strength::MAX_SKILL as i64,
+            skill_level: ladder::MAX_SKILL_LEVEL,
             limit_strength: false,
-            elo: strength::ELO_MIN,
+            elo: ladder::ELO_MIN,
             randomness: Randomness::None,
             pruning: Grade::Large,
             knowledge: Grade::Large,
@@ -77,13 +78,13 @@ impl Default for PlaySettings {
 impl PlaySettings {
     /// The playing strength, for a search with this seed.
     pub fn strength(&self, seed: u64) -> Strength {
-        let skill = if self.limit_strength {
-            strength::level_from_elo(self.elo)
+        let rung = if self.limit_strength {
+            ladder::rung_from_elo(self.elo)
         } else {
-            self.skill_level as f64
+            ladder::rung_from_skill(self.skill_level)
         };
         Strength {
-            skill,
+            rung,
             randomness: self.randomness,
             pruning: self.pruning,
             knowledge: self.knowledge,
@@ -323,9 +324,22 @@ mod tests {
         assert_eq!(l.clock.movestogo, None);
         assert!(!l.infinite);
         // The strength comes from the settings, full by default.
-        assert!(!l.strength.skill_enabled());
+        assert!(!l.strength.limited());
+        play.settings.skill_level = 0;
+        assert_eq!(limits(&mut play, clock(1000)).strength.rung, 0);
+        play.settings.skill_level = 19;
+        assert_eq!(
+            limits(&mut play, clock(1000)).strength.rung,
+            ladder::rung_from_skill(19)
+        );
+        // `UCI_Elo` overrides the skill level once strength is limited.
+        play.settings.limit_strength = true;
+        play.settings.elo = ladder::ELO_MAX;
+        assert!(!limits(&mut play, clock(1000)).strength.limited());
+        play.settings.elo = ladder::ELO_MIN;
+        assert_eq!(limits(&mut play, clock(1000)).strength.rung, 0);
+        play.settings.limit_strength = false;
         play.settings.skill_level = 3;
-        assert_eq!(limits(&mut play, clock(1000)).strength.skill, 3.0);
         // `nodestime` turns the clock into a node budget.
         play.settings.nodestime = 100;
         let l = limits(&mut play, clock(10_000));

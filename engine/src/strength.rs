@@ -1,19 +1,21 @@
 //! Playing below full strength, on purpose: the knobs a user sets to get a
 //! weaker (or more varied) opponent, in one place.
 //!
-//! - **Skill level** (UCI `Skill Level` 0-20, or `UCI_LimitStrength` with
-//!   `UCI_Elo`, which maps onto a fractional level through [`LEVEL_ELO`]).
-//!   Below 20 the search is capped at depth `1 + level`, looks at four
-//!   lines at least (MultiPV), and after each completed iteration picks
-//!   among them much as Stockfish does: each line's score gets a random
-//!   bonus, larger for weaker levels and never above a pawn, and the
-//!   highest total is played ([`pick`]). A weak level so misses what lies
-//!   beyond its depth and now and then prefers a slightly worse move; it
-//!   never plays a random one.
+//! - **Level** (UCI `Skill Level` 0-20, or `UCI_LimitStrength` with
+//!   `UCI_Elo`): a rung of the ladder (`crate::ladder`). Below the top the
+//!   search stops at the rung's node budget (on one thread), whatever the
+//!   clock; the low rungs also search a few lines (MultiPV) and after each
+//!   completed iteration pick among them ([`pick`]: each line's score gets a
+//!   random bonus, never above a pawn, and the highest total is played),
+//!   and blur their evaluation with a noise. A weak level so misses the
+//!   tactics deeper than its budget reaches and now and then prefers a
+//!   plausible, slightly worse move; it never plays a random one, and it
+//!   always plays a mate in one (`search::job`).
 //! - **Randomness** (UCCI `randomness`, as ElephantEye has it): noise of up
 //!   to `±mask` added to every static evaluation. The noise is a function of
 //!   the position and the search's seed, so one search sees a consistent
 //!   evaluation (and its table stays coherent); each search has a new seed.
+//!   With a level's own noise, the larger of the two applies.
 //! - **Pruning** (UCCI `pruning`): `large` is the full search; `medium`
 //!   switches off the pruning of late, futile and losing moves; `small` also
 //!   razoring and reverse futility pruning; `none` also the null move
@@ -28,30 +30,13 @@
 //! exactly its usual path.
 
 use crate::eval::params::*;
+use crate::ladder::{self, Rung};
 use crate::score::{SCORE_MATE_IN_MAX, Score};
 
-/// The skill level that means full strength.
-pub const MAX_SKILL: f64 = 20.0;
-/// Lines a skill level below 20 looks at, at least.
-pub const SKILL_MULTIPV: usize = 4;
+pub use crate::ladder::{ELO_MAX, ELO_MIN};
+
 /// Largest random push of the skill pick (about a pawn).
 const SKILL_PAWN: i64 = 100;
-
-/// Elo of each skill level 0..=20, rising, on the scale of
-/// `scripts/calibrate_levels.sh` (full-strength Jiangjun at its calibration
-/// time control is the top figure). `UCI_Elo` is mapped onto a fractional
-/// level by interpolation between these points, and its range is theirs.
-/// Measured by `scripts/calibrate_levels.sh` at 2+0.02 (80 games a match,
-/// levels 0 4 8 12 16 19; the others interpolated, and the flat stretch
-/// from 8 to 19 made to rise by a point a level): see the README's table.
-pub const LEVEL_ELO: [i32; 21] = [
-    1231, 1451, 1671, 1891, 2111, 2245, 2379, 2513, 2647, 2649, 2652, 2654, 2656, 2657, 2658, 2659,
-    2660, 2661, 2662, 2663, 2850,
-];
-
-/// The lowest and highest `UCI_Elo`: those of levels 0 and 20.
-pub const ELO_MIN: i64 = LEVEL_ELO[0] as i64;
-pub const ELO_MAX: i64 = LEVEL_ELO[20] as i64;
 
 /// A level of the UCCI `pruning` and `knowledge` options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -131,8 +116,8 @@ impl Randomness {
 /// How strongly the engine plays (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Strength {
-    /// Skill level, 0.0 to 20.0 (fractional from `UCI_Elo`); 20 is full strength.
-    pub skill: f64,
+    /// The ladder's rung, `ladder::TOP` for full strength.
+    pub rung: usize,
     pub randomness: Randomness,
     pub pruning: Grade,
     pub knowledge: Grade,
@@ -143,7 +128,7 @@ pub struct Strength {
 impl Default for Strength {
     fn default() -> Self {
         Strength {
-            skill: MAX_SKILL,
+            rung: ladder::TOP,
             randomness: Randomness::None,
             pruning: Grade::Large,
             knowledge: Grade::Large,
@@ -153,49 +138,47 @@ impl Default for Strength {
 }
 
 impl Strength {
-    /// Is a skill level below full strength set?
-    pub fn skill_enabled(&self) -> bool {
-        self.skill < MAX_SKILL
+    /// The rung below full strength this plays on, if any.
+    pub fn level(&self) -> Option<Rung> {
+        ladder::RUNGS.get(self.rung).copied()
     }
 
-    /// The deepest iteration the skill level allows.
-    pub fn depth_cap(&self) -> i32 {
-        if self.skill_enabled() {
-            1 + self.skill.max(0.0) as i32
-        } else {
-            i32::MAX
-        }
+    /// Is a level below full strength set?
+    pub fn limited(&self) -> bool {
+        self.level().is_some()
+    }
+
+    /// Nodes a search may visit at this level (`None`: no budget).
+    pub fn node_budget(&self) -> Option<u64> {
+        self.level().map(|r| r.nodes)
+    }
+
+    /// Does the level pick among lines after each iteration?
+    pub fn picks(&self) -> bool {
+        self.level().is_some_and(|r| r.lines > 1 && r.weakness > 0)
+    }
+
+    /// The pick's weakness (0: always the best line).
+    pub fn weakness(&self) -> u64 {
+        self.level().map_or(0, |r| r.weakness)
     }
 
     /// Lines to search when `requested` are asked for.
     pub fn multipv(&self, requested: usize) -> usize {
-        if self.skill_enabled() {
-            requested.max(SKILL_MULTIPV)
-        } else {
-            requested
-        }
+        requested.max(self.level().map_or(1, |r| r.lines))
+    }
+
+    /// The evaluation noise: the larger of `randomness` and the level's.
+    pub fn noise_mask(&self) -> Score {
+        self.randomness
+            .mask()
+            .max(self.level().map_or(0, |r| r.noise))
     }
 
     /// Does the evaluation differ from the full one?
     pub fn custom_eval(&self) -> bool {
-        self.knowledge != Grade::Large || self.randomness != Randomness::None
+        self.knowledge != Grade::Large || self.noise_mask() > 0
     }
-}
-
-/// The skill level of an `UCI_Elo`, by interpolation in [`LEVEL_ELO`]
-/// (clamped to its range).
-pub fn level_from_elo(elo: i64) -> f64 {
-    let elo = elo as f64;
-    if elo <= LEVEL_ELO[0] as f64 {
-        return 0.0;
-    }
-    for (i, w) in LEVEL_ELO.windows(2).enumerate() {
-        let (lo, hi) = (w[0] as f64, w[1] as f64);
-        if elo <= hi {
-            return i as f64 + (elo - lo) / (hi - lo).max(1.0);
-        }
-    }
-    MAX_SKILL
 }
 
 /// Which evaluation terms a knowledge grade keeps (by weight index;
@@ -251,18 +234,18 @@ impl Rng {
     }
 }
 
-/// The line a skill level plays, out of `scores` (the lines' scores, best
+/// The line a level plays, out of `scores` (the lines' scores, best
 /// first, as many as were searched). Each line gets a random bonus of
 /// `delta * random(0..weakness) / 128` (`delta`: the spread of the lines,
-/// at most a pawn; `weakness = 120 - 6 * level`) and the highest total is
-/// played: level 0 may play a line up to 94% of a pawn worse, level 10 up
-/// to 47%, level 19 up to 5%. This is Stockfish's random term; Stockfish
-/// also adds `weakness * (top - score) / 128`, which at its low levels
-/// all but cancels the gaps between the lines, so that they play a line a
-/// piece worse about as often as the best one. Left out here: a line more
-/// than a pawn worse is never played, and the weak levels lose by what
-/// their depth does not see rather than by random blunders.
-pub fn pick(scores: &[Score], level: f64, rng: &mut Rng) -> usize {
+/// at most a pawn) and the highest total is played: at weakness 128 a
+/// line up to a pawn worse may be played, at 16 an eighth of a pawn. This
+/// is Stockfish's random term; Stockfish also adds `weakness * (top -
+/// score) / 128`, which at its low levels all but cancels the gaps between
+/// the lines, so that they play a line a piece worse about as often as the
+/// best one. Left out here: a line more than a pawn worse is never played,
+/// and the weak levels lose by what their budget does not see rather than
+/// by random blunders.
+pub fn pick(scores: &[Score], weakness: u64, rng: &mut Rng) -> usize {
     let Some(&top) = scores.first() else {
         return 0;
     };
@@ -272,7 +255,7 @@ pub fn pick(scores: &[Score], level: f64, rng: &mut Rng) -> usize {
     }
     let last = scores[scores.len() - 1];
     let delta = (top as i64 - last as i64).clamp(0, SKILL_PAWN);
-    let weakness = (120.0 - 6.0 * level).max(1.0) as u64;
+    let weakness = weakness.max(1);
     let mut best = 0;
     let mut max = i64::MIN;
     for (i, &s) in scores.iter().enumerate() {
@@ -293,47 +276,38 @@ mod tests {
     #[test]
     fn default_is_full_strength() {
         let s = Strength::default();
-        assert!(!s.skill_enabled());
-        assert!(!s.custom_eval());
-        assert_eq!(s.depth_cap(), i32::MAX);
+        assert!(!s.limited());
+        assert!(!s.custom_eval() && !s.picks());
+        assert_eq!(s.node_budget(), None);
         assert_eq!(s.multipv(1), 1);
+        assert_eq!(s.noise_mask(), 0);
     }
 
     #[test]
-    fn levels_cap_depth_and_widen_the_search() {
+    fn a_level_is_its_rung() {
         let s = Strength {
-            skill: 0.0,
+            rung: 0,
             ..Strength::default()
         };
-        assert_eq!(s.depth_cap(), 1);
-        assert_eq!(s.multipv(1), 4);
-        assert_eq!(s.multipv(6), 6);
+        let r = ladder::RUNGS[0];
+        assert!(s.limited() && s.picks() && s.custom_eval());
+        assert_eq!(s.node_budget(), Some(r.nodes));
+        assert_eq!(s.multipv(1), r.lines);
+        assert_eq!(s.multipv(9), 9);
+        assert_eq!(s.noise_mask(), r.noise);
+        // `randomness` larger than the rung's noise wins.
+        let loud = Strength {
+            randomness: Randomness::Huge,
+            ..s
+        };
+        assert_eq!(loud.noise_mask(), Randomness::Huge.mask());
+        // The highest rung below the top: a budget, nothing else.
         let s = Strength {
-            skill: 12.7,
+            rung: ladder::TOP - 1,
             ..Strength::default()
         };
-        assert_eq!(s.depth_cap(), 13);
-    }
-
-    #[test]
-    fn elo_maps_onto_levels() {
-        assert_eq!(level_from_elo(ELO_MIN), 0.0);
-        assert_eq!(level_from_elo(0), 0.0);
-        assert_eq!(level_from_elo(ELO_MAX), MAX_SKILL);
-        assert_eq!(level_from_elo(9999), MAX_SKILL);
-        for (i, &e) in LEVEL_ELO.iter().enumerate() {
-            assert!((level_from_elo(e as i64) - i as f64).abs() < 1e-9, "{i}");
-        }
-        let mid = level_from_elo(((LEVEL_ELO[5] + LEVEL_ELO[6]) / 2) as i64);
-        assert!(mid > 5.0 && mid < 6.0, "{mid}");
-        // Rising: more Elo is never a lower level.
-        let mut last = -1.0;
-        for elo in (ELO_MIN..=ELO_MAX).step_by(7) {
-            let l = level_from_elo(elo);
-            assert!(l >= last);
-            last = l;
-        }
-        assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]));
+        assert!(s.limited() && !s.picks() && !s.custom_eval());
+        assert_eq!(s.multipv(1), 1);
     }
 
     #[test]
@@ -354,31 +328,31 @@ mod tests {
     fn the_pick_is_weaker_at_lower_levels() {
         // Four lines: worse than the best by 30, 60 and 300.
         let scores = [100, 70, 40, -200];
-        let share_best = |level: f64| {
+        let share_best = |weakness: u64| {
             let mut rng = Rng::new(42);
             (0..2000)
-                .filter(|_| pick(&scores, level, &mut rng) == 0)
+                .filter(|_| pick(&scores, weakness, &mut rng) == 0)
                 .count()
         };
-        let (weak, mid, strong) = (share_best(0.0), share_best(10.0), share_best(19.0));
+        let (weak, mid, strong) = (share_best(128), share_best(64), share_best(8));
         assert!(weak < mid && mid < strong, "{weak} {mid} {strong}");
-        assert_eq!(strong, 2000, "level 19 keeps within 5% of a pawn");
+        assert_eq!(strong, 2000, "weakness 8 keeps within 30/100 of a pawn");
         assert!(weak > 700, "{weak}");
         // The far worse line is never played, even at level 0.
         let mut rng = Rng::new(7);
-        assert!((0..2000).all(|_| pick(&scores, 0.0, &mut rng) != 3));
+        assert!((0..2000).all(|_| pick(&scores, 128, &mut rng) != 3));
         // The same seed picks the same lines.
         let run = |seed| {
             let mut rng = Rng::new(seed);
             (0..50)
-                .map(|_| pick(&scores, 3.0, &mut rng))
+                .map(|_| pick(&scores, 100, &mut rng))
                 .collect::<Vec<_>>()
         };
         assert_eq!(run(9), run(9));
         // A mate is always played; one line is the only choice.
         let mut rng = Rng::new(1);
-        assert_eq!(pick(&[SCORE_MATE_IN_MAX + 5, 0, 0, 0], 0.0, &mut rng), 0);
-        assert_eq!(pick(&[-50], 0.0, &mut rng), 0);
+        assert_eq!(pick(&[SCORE_MATE_IN_MAX + 5, 0, 0, 0], 128, &mut rng), 0);
+        assert_eq!(pick(&[-50], 128, &mut rng), 0);
     }
 
     #[test]

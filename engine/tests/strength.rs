@@ -4,6 +4,7 @@
 
 use jiangjun_engine::Engine;
 use jiangjun_engine::eval::{evaluate, evaluate_partial};
+use jiangjun_engine::ladder;
 use jiangjun_engine::position::Position;
 use jiangjun_engine::score::SCORE_MATE_IN_MAX;
 use jiangjun_engine::search::{Limits, SearchResult};
@@ -35,9 +36,9 @@ fn search(fen: &str, depth: i32, strength: Strength) -> SearchResult {
     r
 }
 
-fn skill(level: f64, seed: u64) -> Strength {
+fn level(rung: usize, seed: u64) -> Strength {
     Strength {
-        skill: level,
+        rung,
         seed,
         ..Strength::default()
     }
@@ -63,7 +64,7 @@ fn default_strength_is_the_full_search() {
 }
 
 #[test]
-fn skill_level_zero_misses_what_full_strength_finds() {
+fn the_lowest_rung_misses_what_full_strength_finds() {
     let mate = Board::from_fen(MATE_IN_3)
         .unwrap()
         .parse_move(MATE_MOVE)
@@ -71,32 +72,34 @@ fn skill_level_zero_misses_what_full_strength_finds() {
     let full = search(MATE_IN_3, 8, Strength::default());
     assert_eq!(full.best, Some(mate));
     assert!(full.score >= SCORE_MATE_IN_MAX);
+    let budget = ladder::RUNGS[0].nodes;
     for seed in 1..=12 {
-        let weak = search(MATE_IN_3, 8, skill(0.0, seed));
-        // Level 0 looks one ply deep: the mate is beyond it.
-        assert_eq!(weak.depth, 1);
+        let weak = search(MATE_IN_3, 8, level(0, seed));
+        // The budget, not the depth asked for, ends the search.
+        assert!(weak.nodes <= budget, "{} > {budget}", weak.nodes);
+        assert!(weak.depth < 8);
         assert_ne!(weak.best, Some(mate), "seed {seed}");
         // The same seed plays the same move.
-        assert_eq!(search(MATE_IN_3, 8, skill(0.0, seed)).best, weak.best);
+        let again = search(MATE_IN_3, 8, level(0, seed));
+        assert_eq!((again.best, again.nodes), (weak.best, weak.nodes));
     }
-    // Deep enough, a middle level finds the mate and plays it.
-    let mid = search(MATE_IN_3, 8, skill(6.0, 3));
-    assert_eq!(mid.depth, 7);
-    assert_eq!(mid.best, Some(mate));
+    // With the budget of the highest rung below the top the mate is found.
+    let strong = search(MATE_IN_3, 8, level(ladder::TOP - 1, 3));
+    assert_eq!(strong.best, Some(mate));
 }
 
 #[test]
-fn a_skill_level_picks_among_good_moves() {
-    // Over seeds, level 0 plays several moves, full strength one.
+fn a_low_rung_picks_among_good_moves() {
+    // Over seeds, rung 0 plays several moves, full strength one.
     let moves: std::collections::HashSet<_> = (1..=12)
-        .map(|s| search(MIDDLEGAME, 6, skill(0.0, s)).best)
+        .map(|s| search(MIDDLEGAME, 6, level(0, s)).best)
         .collect();
     assert!(moves.len() >= 2, "{moves:?}");
     // None of them loses material at once: each scores within a pawn
-    // and a half of the best at the depth searched.
+    // and a half of the best at one ply.
     let best = search(MIDDLEGAME, 1, Strength::default()).score;
     for s in 1..=12 {
-        let r = search(MIDDLEGAME, 6, skill(0.0, s));
+        let r = search(MIDDLEGAME, 6, level(0, s));
         assert!(r.score > best - 150, "{} {}", r.score, best);
     }
 }

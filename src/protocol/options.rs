@@ -15,7 +15,8 @@ pub const MAX_HASH_MB: i64 = 65536;
 pub const MAX_THREADS: i64 = 256;
 pub const MAX_MULTIPV: i64 = 128;
 pub const MAX_OVERHEAD: i64 = 5000;
-pub const MAX_SKILL: i64 = 20;
+/// The highest `Skill Level` (full strength), as the ladder has it.
+pub const MAX_SKILL: i64 = jiangjun_engine::ladder::MAX_SKILL_LEVEL;
 /// Largest `nodestime` (nodes per millisecond), as Stockfish.
 pub const MAX_NODESTIME: i64 = 10000;
 /// Largest `Random Seed` (within what every GUI's spin control holds).

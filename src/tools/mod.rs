@@ -1,7 +1,8 @@
 //! The subcommands of the `jiangjun` binary and the tools behind them:
 //! perft reports, the rules judge, the match runner's command line, the
 //! test-suite solver, the tuner, the book builder and the game-record
-//! reader they share, self-play training data and the NNUE trainer. Each
+//! reader they share, self-play training data and the NNUE trainer, and
+//! the strength ladder's listing. Each
 //! subcommand is a `clap::Args` struct (or subcommand enum) and a `run`
 //! returning the process's exit code.
 
@@ -10,6 +11,7 @@ pub mod book;
 pub mod book_build;
 pub mod datagen;
 pub mod judge;
+pub mod ladder;
 pub mod match_cli;
 pub mod perft;
 pub mod records;

@@ -27,7 +27,7 @@ impl Worker<'_> {
     fn handicapped_evaluate(&self) -> Score {
         let s = &self.limits.strength;
         let v = evaluate_with_knowledge(&self.board, s.knowledge);
-        let mask = s.randomness.mask();
+        let mask = s.noise_mask();
         if mask == 0 {
             v
         } else {
@@ -35,15 +35,16 @@ impl Worker<'_> {
         }
     }
 
-    /// After a completed iteration of the main thread: a skill level picks
-    /// the line it will play among the best `lines` (if it stops here).
+    /// After a completed iteration of the main thread: a level that picks
+    /// chooses the line it will play among the best `lines` (if it stops
+    /// here).
     pub(super) fn skill_iteration_done(&mut self, lines: usize) {
-        if !self.limits.strength.skill_enabled() {
+        if !self.limits.strength.picks() {
             return;
         }
         let lines = lines.clamp(1, self.root_moves.len());
         let scores: Vec<Score> = self.root_moves[..lines].iter().map(|r| r.score).collect();
-        let i = strength::pick(&scores, self.limits.strength.skill, &mut self.rng);
+        let i = strength::pick(&scores, self.limits.strength.weakness(), &mut self.rng);
         let line = self.root_moves[i].clone();
         let ponder = match line.pv.get(1) {
             Some(&m) => Some(m),

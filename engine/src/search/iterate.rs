@@ -21,8 +21,10 @@ impl Worker<'_> {
             .limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
-            .min(self.limits.strength.depth_cap())
             .clamp(1, MAX_PLY as i32 - 8);
+        // A level stops on its node budget, not when the time policy would:
+        // the clock only keeps it from losing on time (its hard limit).
+        let level = self.limits.strength.limited();
         let multipv = (self.limits.strength)
             .multipv(self.limits.multipv)
             .clamp(1, self.root_moves.len());
@@ -88,9 +90,10 @@ impl Worker<'_> {
             }
             let single_move = self.root_moves.len() == 1;
             let pondering = self.pondering();
-            if self
-                .time
-                .iteration_done(depth, mv, score, single_move, pondering)
+            if !level
+                && self
+                    .time
+                    .iteration_done(depth, mv, score, single_move, pondering)
             {
                 break;
             }

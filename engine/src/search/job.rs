@@ -10,6 +10,7 @@ use crate::sync::Latch;
 use crate::tt::TranspositionTable;
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
+use xiangqi::types::Move;
 
 /// One search, shared by the threads that run it.
 pub(crate) struct SearchJob {
@@ -25,6 +26,9 @@ pub(crate) struct SearchJob {
     /// When the search was asked for: its clock, and the times it reports,
     /// run from here.
     pub start: Instant,
+    /// A level's mate in one, played whatever its search found (a budget
+    /// too small to reach it, or a pick, must never miss a mate).
+    pub mate_in_one: Option<Move>,
     /// What each helper found (helper `id` at `id - 1`).
     pub(super) helper_results: Vec<Mutex<Option<ThreadResult>>>,
     /// Helpers still searching; each counts down once it has let go of the job.
@@ -40,7 +44,9 @@ pub(crate) struct ThreadResult {
 
 impl SearchJob {
     /// A search of `board` on `threads` threads (helpers only if there is a
-    /// move to search). The table starts a new search.
+    /// move to search, and not at a level: its budget is searched on one
+    /// thread, so that a seed always gives the same move). The table
+    /// starts a new search.
     pub fn new(
         board: &Board,
         limits: Limits,
@@ -53,10 +59,15 @@ impl SearchJob {
         let start = Instant::now();
         tt.new_search();
         let root_moves = root_moves(board, &limits);
-        let helpers = if root_moves.is_empty() {
+        let helpers = if root_moves.is_empty() || limits.strength.limited() {
             0
         } else {
             threads.max(1) - 1
+        };
+        let mate_in_one = if limits.strength.limited() {
+            mate_in_one(board, &root_moves)
+        } else {
+            None
         };
         SearchJob {
             board: board.clone(),
@@ -67,6 +78,7 @@ impl SearchJob {
             shared,
             reporter,
             start,
+            mate_in_one,
             helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
             helpers_left: Arc::new(Latch::new(helpers)),
         }
@@ -76,4 +88,16 @@ impl SearchJob {
     pub fn helpers(&self) -> usize {
         self.helper_results.len()
     }
+}
+
+/// A root move that leaves the opponent without a legal move (mated or
+/// stalemated: both lose in Xiangqi), if any.
+fn mate_in_one(board: &Board, root_moves: &[RootMove]) -> Option<Move> {
+    let mut after = board.clone();
+    root_moves.iter().map(|rm| rm.mv).find(|&m| {
+        after.make_move(m);
+        let mates = !after.has_legal_move();
+        after.unmake_move();
+        mates
+    })
 }

@@ -49,6 +49,9 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     if let Some(pick) = main.skill_pick.take() {
         super::skill_pick::play_pick(&mut result, pick);
     }
+    if let Some(mate) = job.mate_in_one {
+        super::skill_pick::play_mate(&mut result, mate);
+    }
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
     if interrupted || chosen != 0 {
         job.reporter.final_line(&IterationInfo {

@@ -59,6 +59,8 @@ pub(super) struct Worker<'a> {
     pub nodes: u64,
     pub flushed: u64,
     poll_mask: u64,
+    /// A level's node budget: a hard stop, even inside the first iteration.
+    budget: Option<u64>,
     pub seldepth: usize,
     pub stopped: bool,
     /// Internal stops (time, nodes) are ignored until depth 1 is complete.
@@ -97,8 +99,11 @@ impl<'a> Worker<'a> {
         reporter: &'a dyn Reporter,
     ) -> Worker<'a> {
         let limits = &job.limits;
-        let poll_mask = match limits.nodes {
-            Some(n) if n < 100_000 => 0,
+        let budget = limits.strength.node_budget();
+        // A budget is counted node by node, so that no search overshoots it.
+        let poll_mask = match (limits.nodes, budget) {
+            (_, Some(_)) => 0,
+            (Some(n), None) if n < 100_000 => 0,
             _ => 1023,
         };
         Worker {
@@ -115,6 +120,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             flushed: 0,
             poll_mask,
+            budget,
             seldepth: 0,
             stopped: false,
             can_stop: false,
@@ -214,6 +220,17 @@ impl<'a> Worker<'a> {
     }
 
     fn poll(&mut self) {
+        if let Some(budget) = self.budget {
+            let total = self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed);
+            if self.stopped || total > budget {
+                // A node entered past a level's budget (a root move counts
+                // one without a poll) or after its stop does no work: it
+                // returns at once. Not counted, the budget is never exceeded.
+                self.nodes -= 1;
+                self.stop_all();
+                return;
+            }
+        }
         let total = self
             .shared
             .nodes
@@ -225,6 +242,10 @@ impl<'a> Worker<'a> {
         }
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
+            return;
+        }
+        if self.budget.is_some_and(|b| total >= b) {
+            self.stop_all();
             return;
         }
         if !self.is_main() || !self.can_stop {

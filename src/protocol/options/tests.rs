@@ -1,6 +1,7 @@
 //! The option table and `setoption`'s checks.
 
 use super::*;
+use jiangjun_engine::ladder::rung_from_skill;
 use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 #[test]
@@ -55,7 +56,7 @@ fn bad_values_keep_the_old_value() {
 fn strength_options() {
     let mut o = Options::default();
     assert!(
-        !o.play_settings().strength(1).skill_enabled(),
+        !o.play_settings().strength(1).limited(),
         "full strength by default"
     );
     assert_eq!(
@@ -66,15 +67,16 @@ fn strength_options() {
         }
     );
     o.set("Skill Level", Some("3"), false).unwrap();
-    assert_eq!(o.play_settings().strength(0).skill, 3.0);
+    let three = rung_from_skill(3);
+    assert_eq!(o.play_settings().strength(0).rung, three);
     // UCI_LimitStrength: the Elo decides, not the skill level.
     o.set("UCI_LimitStrength", Some("true"), false).unwrap();
     o.set("UCI_Elo", Some(&ELO_MAX.to_string()), false).unwrap();
-    assert!(!o.play_settings().strength(0).skill_enabled());
+    assert!(!o.play_settings().strength(0).limited());
     o.set("UCI_Elo", Some(&ELO_MIN.to_string()), false).unwrap();
-    assert_eq!(o.play_settings().strength(0).skill, 0.0);
+    assert_eq!(o.play_settings().strength(0).rung, 0);
     o.set("UCI_LimitStrength", Some("false"), false).unwrap();
-    assert_eq!(o.play_settings().strength(0).skill, 3.0);
+    assert_eq!(o.play_settings().strength(0).rung, three);
     // Bad values keep the old ones.
     for (name, v) in [
         ("Skill Level", "21"),
@@ -115,7 +117,7 @@ fn ucci_grades() {
     assert_eq!(s.randomness, Randomness::Huge);
     assert_eq!(s.pruning, Grade::None);
     assert_eq!(s.knowledge, Grade::Small);
-    assert!(!s.skill_enabled());
+    assert!(!s.limited());
     // Known options with bad values are errors even in UCCI.
     assert!(o.set("randomness", Some("extreme"), true).is_err());
     assert!(o.set("pruning", Some("tiny"), true).is_err());
