@@ -208,7 +208,7 @@ fn unknown_options_are_the_dialects_call() {
 #[test]
 fn the_table_declares_each_option_once() {
     let mut seen = std::collections::HashSet::new();
-    for def in OPTIONS {
+    for def in all() {
         let names: Vec<&str> = def
             .uci
             .into_iter()
