@@ -1,5 +1,7 @@
 use clap::{Parser, Subcommand};
-use jiangjun::tools::{bench, book, datagen, judge, ladder, match_cli, perft, solve, train, tune};
+use jiangjun::tools::{
+    bench, book, datagen, judge, ladder, match_cli, perft, solve, spsa, train, tune,
+};
 use std::process::ExitCode;
 
 /// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
@@ -22,6 +24,10 @@ enum Command {
     /// Tune the evaluation weights from game results (Texel's method) and
     /// write them as the source of src/eval/weights.rs.
     Tune(tune::TuneArgs),
+    /// Tune the search's parameters by SPSA over games of a tuning build
+    /// (features `tune`) against itself, and write them into the table's
+    /// source (engine/src/search/params.rs).
+    Spsa(spsa::SpsaArgs),
     /// Run an EPD test suite (bm/dm): search each position for a fixed time
     /// and count the positions solved.
     Solve(solve::SolveArgs),
@@ -50,6 +56,7 @@ fn main() -> ExitCode {
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Match(args)) => match_cli::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Spsa(args)) => spsa::run(&args),
         Some(Command::Solve(args)) => solve::run_suite(&args),
         Some(Command::Book(cmd)) => book::run(&cmd),
         Some(Command::Bench(args)) => bench::run(&args),

@@ -35,6 +35,16 @@ fn bench_nodes(out: &str) -> u64 {
         .unwrap_or_else(|| panic!("no node count: {out}"))
 }
 
+/// The default bench's node count is the search's signature: it moves
+/// with any change of what the search does (a tuning build, at the table's
+/// defaults, searches the same tree).
+#[test]
+fn bench_signature_is_pinned() {
+    let (ok, out, _) = run(&["bench"]);
+    assert!(ok);
+    assert_eq!(bench_nodes(&out), 3025462, "{out}");
+}
+
 #[test]
 fn bench_prints_nodes_and_speed() {
     let (ok, out, _) = run(&["bench", "3"]);

@@ -198,7 +198,7 @@ impl Engine {
         match self.play.prepare(board, request, reporter.as_ref()) {
             Prepared::Answered => false,
             Prepared::Search(limits) => {
-                self.go_with_limits(board, limits, reporter);
+                self.go_with_limits(board, *limits, reporter);
                 true
             }
         }

@@ -8,6 +8,7 @@ use crate::book::{Book, Entry, Random};
 use crate::ladder;
 use crate::nodestime::NodeClock;
 use crate::score::MAX_PLY;
+use crate::search::params::SearchParams;
 use crate::search::{Limits, Reporter, SearchResult};
 use crate::strength::{Grade, Randomness, Rng, Strength};
 use crate::time::Clock;
@@ -54,6 +55,8 @@ pub struct PlaySettings {
     pub randomness: Randomness,
     pub pruning: Grade,
     pub knowledge: Grade,
+    /// The search's margins and reductions (set only in a tuning build).
+    pub search: SearchParams,
 }
 
 impl Default for PlaySettings {
@@ -71,6 +74,7 @@ impl Default for PlaySettings {
             randomness: Randomness::None,
             pruning: Grade::Large,
             knowledge: Grade::Large,
+            search: SearchParams::DEFAULT,
         }
     }
 }
@@ -97,7 +101,8 @@ impl PlaySettings {
 pub(crate) enum Prepared {
     /// Answered already (a book move).
     Answered,
-    Search(Limits),
+    /// Boxed: the limits are large and a book answer carries nothing.
+    Search(Box<Limits>),
 }
 
 /// The state a `go` needs beyond the search: the book, the random source
@@ -167,9 +172,10 @@ impl Play {
             wait_for_stop: infinite,
             // A new seed for each search.
             strength: s.strength(self.random.next_u64()),
+            params: s.search,
         };
         self.node_clock.apply(&mut limits, s.nodestime);
-        Prepared::Search(limits)
+        Prepared::Search(Box::new(limits))
     }
 
     /// Answer from the opening book if it applies: the book is on, the
@@ -303,7 +309,7 @@ mod tests {
         play.settings.own_book = false;
         let board = Board::startpos();
         let limits = |play: &mut Play, req| match play.prepare(&board, req, &Record::default()) {
-            Prepared::Search(l) => l,
+            Prepared::Search(l) => *l,
             Prepared::Answered => panic!("answered"),
         };
         // No limit at all: until told to stop.

@@ -125,6 +125,24 @@ pub struct OptionDef {
 
 mod table;
 pub use table::OPTIONS;
+#[cfg(feature = "tune")]
+mod tune;
+
+/// Every option this build has, in the order both dialects announce them:
+/// the table's, then (in a tuning build) one per search parameter.
+pub fn all() -> impl Iterator<Item = &'static OptionDef> {
+    let tuning: &'static [OptionDef] = {
+        #[cfg(feature = "tune")]
+        {
+            &tune::PARAM_OPTIONS
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            &[]
+        }
+    };
+    OPTIONS.iter().chain(tuning)
+}
 
 /// `EvalFile`'s announced default: `<built-in>` when a network is built in
 /// (and then evaluates by default), else empty (the hand-made evaluation).
@@ -238,7 +256,7 @@ impl OptionDef {
 /// The option a `setoption` names (loosely matched), if any.
 pub fn find(name: &str) -> Option<&'static OptionDef> {
     let key = normalize(name);
-    OPTIONS.iter().find(|d| d.is_named(&key))
+    all().find(|d| d.is_named(&key))
 }
 
 /// Why a `setoption` did nothing.
@@ -267,7 +285,7 @@ impl Default for Options {
             eval: EvalSource::HandMade,
             play: PlaySettings::default(),
         };
-        for def in OPTIONS {
+        for def in all() {
             if matches!(def.kind, Kind::Button) {
                 continue;
             }

@@ -7,7 +7,7 @@
 use super::command::{self, Command, excerpt};
 use super::dialect::{Dialect, Style};
 use super::format::{pv_text, wdl_text};
-use super::options::{Effect, Kind, OPTIONS, OptionDef, Options};
+use super::options::{self, Effect, Kind, OptionDef, Options};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use jiangjun_engine::book::Entry;
 use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
@@ -90,7 +90,7 @@ impl Dialect for Ucci {
             format!("id version {}", crate::VERSION),
             format!("id author {ENGINE_AUTHOR}"),
         ];
-        lines.extend(OPTIONS.iter().filter_map(option_line));
+        lines.extend(options::all().filter_map(option_line));
         lines.push("ucciok".into());
         lines
     }

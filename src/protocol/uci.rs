@@ -5,7 +5,7 @@
 use super::command::{self, Command};
 use super::dialect::{Dialect, Style};
 use super::format::{mate_moves, pv_text, wdl_text};
-use super::options::{Effect, Kind, OPTIONS, OptionDef, Options};
+use super::options::{self, Effect, Kind, OptionDef, Options};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use jiangjun_engine::book::Entry;
 use jiangjun_engine::score::Score;
@@ -44,7 +44,7 @@ impl Dialect for Uci {
             format!("id name {ENGINE_NAME} {}", crate::VERSION),
             format!("id author {ENGINE_AUTHOR}"),
         ];
-        lines.extend(OPTIONS.iter().filter_map(option_line));
+        lines.extend(options::all().filter_map(option_line));
         lines.push("uciok".into());
         lines
     }

@@ -1,8 +1,9 @@
 //! The subcommands of the `jiangjun` binary and the tools behind them:
 //! perft reports, the rules judge, the match runner's command line, the
-//! test-suite solver, the tuner, the book builder and the game-record
-//! reader they share, self-play training data and the NNUE trainer, and
-//! the strength ladder's listing. Each
+//! test-suite solver, the evaluation tuner (Texel), the search-parameter
+//! tuner (SPSA), the book builder and the game-record reader they share,
+//! self-play training data and the NNUE trainer, and the strength ladder's
+//! listing. Each
 //! subcommand is a `clap::Args` struct (or subcommand enum) and a `run`
 //! returning the process's exit code.
 
@@ -16,6 +17,7 @@ pub mod match_cli;
 pub mod perft;
 pub mod records;
 pub mod solve;
+pub mod spsa;
 pub mod train;
 pub mod tune;
 

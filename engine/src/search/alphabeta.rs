@@ -80,6 +80,7 @@ impl Worker<'_> {
                 return s;
             }
         }
+        let p = self.params();
         let in_check = self.board.in_check();
         if !N::ROOT {
             if ply >= MAX_PLY - 4 {
@@ -137,29 +138,34 @@ impl Worker<'_> {
 
         if !N::PV && !in_check && excluded.is_none() {
             // Razoring: far below alpha, only captures could save it.
-            if depth <= 3 && eval + 200 + 180 * depth < alpha && self.prune_static {
+            if depth <= p.razor_depth
+                && eval + p.razor_base + p.razor_mult * depth < alpha
+                && self.prune_static
+            {
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply);
                 if v <= alpha {
                     return v;
                 }
             }
             // Reverse futility: far above beta, a shallow search would not fall back.
-            if depth <= 8
+            if depth <= p.rfp_depth
                 && eval < SCORE_MATE_IN_MAX
-                && eval - (85 * depth - 60 * improving as i32) >= beta
+                && eval - (p.rfp_mult * depth - p.rfp_improving * improving as i32) >= beta
                 && self.prune_static
             {
                 return (eval + beta) / 2;
             }
             // Null move: if passing still beats beta, a real move will.
-            if depth >= 3
+            if depth >= p.nmp_min_depth
                 && eval >= beta
                 && !self.frame_back(ply, 1).null
                 && self.board.has_major(us)
                 && beta > -SCORE_MATE_IN_MAX
                 && self.prune_null
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_div
+                    + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
                 {
                     let f = self.frame(ply);
                     f.cont = None;
@@ -178,7 +184,7 @@ impl Worker<'_> {
             }
         }
         // Internal iterative reduction: no hash move, search shallower first.
-        if !N::ROOT && depth >= 4 && tt_move.is_none() && (N::PV || cut_node) {
+        if !N::ROOT && depth >= p.iir_depth && tt_move.is_none() && (N::PV || cut_node) {
             depth -= 1;
         }
 
@@ -200,9 +206,9 @@ impl Worker<'_> {
         let may_prune_moves = !N::PV && self.prune_moves && self.board.has_major(us);
         // Quiet moves searched before the rest are pruned (non-PV nodes).
         let lmp_limit = if improving {
-            4 + depth * depth
+            p.lmp_improving_base + depth * depth * p.lmp_improving_scale / 100
         } else {
-            2 + depth * depth / 2
+            p.lmp_base + depth * depth * p.lmp_scale / 100
         };
         loop {
             // The root's moves come from its list, in the list's order
@@ -242,20 +248,24 @@ impl Worker<'_> {
                         continue;
                     }
                     if !in_check
-                        && lmr_depth <= 8
-                        && eval + 110 + 100 * lmr_depth <= alpha
+                        && lmr_depth <= p.fp_depth
+                        && eval + p.fp_base + p.fp_mult * lmr_depth <= alpha
                         && !self.board.gives_check(m)
                     {
                         continue;
                     }
-                    if lmr_depth <= 6
+                    if lmr_depth <= p.see_quiet_depth
                         && move_count > 2
-                        && !self.board.see_ge(m, -30 * lmr_depth * lmr_depth)
+                        && !self
+                            .board
+                            .see_ge(m, -p.see_quiet_mult * lmr_depth * lmr_depth)
                         && !self.board.gives_check(m)
                     {
                         continue;
                     }
-                } else if depth <= 6 && !self.board.see_ge(m, -100 * depth) {
+                } else if depth <= p.see_capture_depth
+                    && !self.board.see_ge(m, -p.see_capture_mult * depth)
+                {
                     continue;
                 }
             }
@@ -266,13 +276,13 @@ impl Worker<'_> {
             if may_extend
                 && m == tt_move
                 && excluded.is_none()
-                && depth >= 7
+                && depth >= p.se_depth
                 && let Some(e) = tt
-                && e.depth >= depth - 3
+                && e.depth >= depth - p.se_tt_depth
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
                 && e.score.abs() < SCORE_MATE_IN_MAX
             {
-                let sbeta = e.score - 2 * depth;
+                let sbeta = e.score - p.se_margin * depth;
                 self.frame(ply).excluded = m;
                 let v = self.search::<NonPv>(sbeta - 1, sbeta, (depth - 1) / 2, ply, cut_node);
                 self.frame(ply).excluded = Move::NONE;
@@ -305,7 +315,10 @@ impl Worker<'_> {
             if N::ROOT {
                 if move_count > 1 {
                     // Late quiet root moves are searched a ply shallower first.
-                    let r = (depth >= 3 && !capture && !gives_check && move_count > 4) as i32;
+                    let r = (depth >= p.lmr_min_depth
+                        && !capture
+                        && !gives_check
+                        && move_count as i32 > p.lmr_root_moves) as i32;
                     score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                     if score > alpha && r > 0 {
                         score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, true);
@@ -313,7 +326,10 @@ impl Worker<'_> {
                 } else {
                     score = -SCORE_INFINITE;
                 }
-            } else if depth >= 3 && move_count > 1 + N::PV as usize && (!capture || cut_node) {
+            } else if depth >= p.lmr_min_depth
+                && move_count > 1 + N::PV as usize
+                && (!capture || cut_node)
+            {
                 let mut r = r_base;
                 r += (!N::PV) as i32 + cut_node as i32;
                 r -= improving as i32;
@@ -321,7 +337,7 @@ impl Worker<'_> {
                 if m == killers[0] || m == killers[1] || m == counter {
                     r -= 1;
                 }
-                r -= hist_score / 6000;
+                r -= hist_score / p.lmr_history_div;
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 score = -self.search::<NonPv>(-alpha - 1, -alpha, d, ply + 1, true);
                 if score > alpha && d < new_depth {
@@ -359,6 +375,7 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let (bonus, malus) = (p.history_bonus(depth), p.history_malus(depth));
                         if N::ROOT {
                             // No move-ordering statistics at the root.
                         } else if capture {
@@ -366,7 +383,8 @@ impl Worker<'_> {
                                 &self.board,
                                 Some(m),
                                 &captures[..n_captures],
-                                depth,
+                                bonus,
+                                malus,
                             );
                         } else {
                             let f = self.frame(ply);
@@ -379,13 +397,15 @@ impl Worker<'_> {
                                 &ctx,
                                 m,
                                 &quiets[..n_quiets],
-                                depth,
+                                bonus,
+                                malus,
                             );
                             self.data.hist.update_captures(
                                 &self.board,
                                 None,
                                 &captures[..n_captures],
-                                depth,
+                                bonus,
+                                malus,
                             );
                         }
                         break;

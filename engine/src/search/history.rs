@@ -47,12 +47,6 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (e + b - e * b.abs() / MAX_HISTORY) as i16;
 }
 
-/// The bonus for a move that caused a cutoff at `depth`.
-#[inline]
-pub fn bonus(depth: i32) -> i32 {
-    (depth * 170 - 80).clamp(0, 1600)
-}
-
 /// The previous moves a quiet move is judged against: continuation
 /// sub-table offsets of the moves one and two plies back (if any).
 #[derive(Clone, Copy, Default)]
@@ -108,17 +102,18 @@ impl Histories {
         prev.map_or(Move::NONE, |p| self.counter[p])
     }
 
-    /// A quiet move caused a cutoff: reward it, punish the quiet moves tried before it.
+    /// A quiet move caused a cutoff: reward it by `bonus`, punish the quiet
+    /// moves tried before it by `malus` (both from `SearchParams`, by depth).
     pub fn update_quiets(
         &mut self,
         board: &Board,
         ctx: &Context,
         best: Move,
         tried: &[Move],
-        depth: i32,
+        bonus: i32,
+        malus: i32,
     ) {
         let side = board.side_to_move();
-        let b = bonus(depth);
         let mut apply = |m: Move, delta: i32| {
             gravity(&mut self.butterfly[butterfly_index(side, m)], delta);
             if let Some(p) = board.piece_at(m.from()) {
@@ -128,10 +123,10 @@ impl Histories {
                 }
             }
         };
-        apply(best, b);
+        apply(best, bonus);
         for &m in tried {
             if m != best {
-                apply(m, -b);
+                apply(m, -malus);
             }
         }
         if let Some(prev) = ctx.cont[0] {
@@ -139,25 +134,26 @@ impl Histories {
         }
     }
 
-    /// A move caused a cutoff: reward it if a capture, and punish the captures tried before it.
+    /// A move caused a cutoff: reward it by `bonus` if a capture, and
+    /// punish the captures tried before it by `malus`.
     pub fn update_captures(
         &mut self,
         board: &Board,
         best: Option<Move>,
         tried: &[Move],
-        depth: i32,
+        bonus: i32,
+        malus: i32,
     ) {
-        let b = bonus(depth);
         if let Some(m) = best
             && let Some(i) = Self::capture_index(board, m)
         {
-            gravity(&mut self.capture[i], b);
+            gravity(&mut self.capture[i], bonus);
         }
         for &m in tried {
             if Some(m) != best
                 && let Some(i) = Self::capture_index(board, m)
             {
-                gravity(&mut self.capture[i], -b);
+                gravity(&mut self.capture[i], -malus);
             }
         }
     }
@@ -187,11 +183,17 @@ mod tests {
         assert!(low > high - 12000);
     }
 
+    /// The bonus and malus of a cutoff at `depth`, as the search gives them.
+    fn deltas(depth: i32) -> (i32, i32) {
+        let p = super::super::params::SearchParams::DEFAULT;
+        (p.history_bonus(depth), p.history_malus(depth))
+    }
+
     #[test]
     fn bonus_grows_with_depth_and_is_capped() {
-        assert_eq!(bonus(0), 0);
-        assert!(bonus(2) < bonus(3));
-        assert_eq!(bonus(50), 1600);
+        assert_eq!(deltas(0).0, 0);
+        assert!(deltas(2).0 < deltas(3).0);
+        assert_eq!(deltas(50), (1600, 1600));
     }
 
     #[test]
@@ -210,7 +212,8 @@ mod tests {
         let best = board.parse_move("h2e2").unwrap();
         let worse = board.parse_move("a3a4").unwrap();
         let other = board.parse_move("c3c4").unwrap();
-        h.update_quiets(&board, &ctx, best, &[worse, best], 6);
+        let (bonus, malus) = deltas(6);
+        h.update_quiets(&board, &ctx, best, &[worse, best], bonus, malus);
         assert!(h.quiet_score(&board, &ctx, best) > 0);
         assert!(h.quiet_score(&board, &ctx, worse) < 0);
         assert_eq!(h.quiet_score(&board, &ctx, other), 0);
@@ -238,12 +241,13 @@ mod tests {
         let take = board.parse_move("e5e6").unwrap();
         let quiet = board.parse_move("e5a5").unwrap();
         let mut h = Histories::new();
-        h.update_captures(&board, Some(take), &[take], 8);
+        let (bonus, malus) = deltas(8);
+        h.update_captures(&board, Some(take), &[take], bonus, malus);
         assert!(h.capture_score(&board, take) > 0);
         // Quiet moves have no capture history.
         assert_eq!(h.capture_score(&board, quiet), 0);
         let rewarded = h.capture_score(&board, take);
-        h.update_captures(&board, Some(quiet), &[take], 8);
+        h.update_captures(&board, Some(quiet), &[take], bonus, malus);
         assert!(
             h.capture_score(&board, take) < rewarded,
             "tried before a cutoff: punished"

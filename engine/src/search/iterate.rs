@@ -133,8 +133,9 @@ impl Worker<'_> {
     fn aspiration(&mut self, depth: i32) {
         let pv_idx = self.pv_idx;
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta: Score = 18;
-        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < SCORE_MATE_IN_MAX {
+        let p = self.params();
+        let mut delta: Score = p.asp_delta;
+        let (mut alpha, mut beta) = if depth >= p.asp_min_depth && prev.abs() < SCORE_MATE_IN_MAX {
             (
                 (prev - delta).max(-SCORE_INFINITE),
                 (prev + delta).min(SCORE_INFINITE),
@@ -158,8 +159,8 @@ impl Worker<'_> {
             } else {
                 break;
             }
-            delta += delta / 2 + 5;
-            if delta > 1500 {
+            delta += delta * p.asp_widen / 100 + p.asp_widen_add;
+            if delta > p.asp_max_delta {
                 alpha = -SCORE_INFINITE;
                 beta = SCORE_INFINITE;
             }

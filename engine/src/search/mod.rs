@@ -11,6 +11,7 @@
 //! - `iterate`: iterative deepening with aspiration windows;
 //! - `alphabeta`: the node search (root, PV and non-PV nodes);
 //! - `qsearch`: the quiescence search;
+//! - `params`: the search's margins and reductions, in one table;
 //! - `rules`: repetition and move-limit rulings inside the tree;
 //! - `root_moves`: the root move list;
 //! - `smp`: the main and helper jobs, and which thread's move is played;
@@ -26,6 +27,7 @@ pub mod history;
 mod iterate;
 pub(crate) mod job;
 pub mod movepick;
+pub mod params;
 mod qsearch;
 mod root_moves;
 mod rules;
@@ -69,6 +71,9 @@ pub struct Limits {
     pub wait_for_stop: bool,
     /// Playing strength: full by default (`crate::strength`).
     pub strength: Strength,
+    /// The search's margins and reductions. Read only by a tuning build
+    /// (feature `tune`); the normal build searches with the defaults.
+    pub params: params::SearchParams,
 }
 
 /// What a host without threads answers when the search polls it (see

@@ -395,7 +395,7 @@ mod tests {
         let ctx = Context::default();
         let favourite = board.parse_move("g3g4").unwrap();
         let tried = [board.parse_move("a3a4").unwrap()];
-        hist.update_quiets(&board, &ctx, favourite, &tried, 8);
+        hist.update_quiets(&board, &ctx, favourite, &tried, 1200, 1200);
         let mut picker = MovePicker::new(&board, Move::NONE, [Move::NONE; 2], Move::NONE);
         let quiets: Vec<Move> = std::iter::from_fn(|| picker.next(&board, &hist, &ctx, false))
             .filter(|m| board.piece_at(m.to()).is_none())

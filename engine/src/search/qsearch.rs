@@ -55,7 +55,7 @@ impl Worker<'_> {
             }
             alpha = alpha.max(eval);
             best = eval;
-            futility_base = eval + 150;
+            futility_base = eval + self.params().qs_futility;
         }
         let hits_at_entry = self.rule_hits;
         let pins = self.board.pins();

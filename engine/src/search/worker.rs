@@ -4,6 +4,7 @@
 
 use super::history::{self, Context};
 use super::job::SearchJob;
+use super::params::SearchParams;
 use super::root_moves::RootMove;
 use super::skill_pick::SkillPick;
 use super::{IterationInfo, Limits, Reporter, Shared, ThreadData};
@@ -34,17 +35,6 @@ pub(super) struct Frame {
     pub killers: [Move; 2],
     /// The move made at this ply was a null move.
     pub null: bool,
-}
-
-/// Late-move reductions: `LMR[depth][move number]`, in plies.
-fn lmr_table() -> Box<[[u8; 64]; 64]> {
-    let mut t = Box::new([[0u8; 64]; 64]);
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
-        }
-    }
-    t
 }
 
 pub(super) struct Worker<'a> {
@@ -127,7 +117,9 @@ impl<'a> Worker<'a> {
             pv: vec![Move::NONE; PV_SIZE * PV_SIZE],
             pv_len: [0; PV_SIZE],
             stack: vec![Frame::default(); PV_SIZE + STACK_OFFSET + 2],
-            lmr: lmr_table(),
+            // Built from the params of this search (a tuning build's may
+            // change between searches).
+            lmr: Self::params_of(limits).lmr_table(),
             root_moves: job.root_moves.clone(),
             root_depth: 0,
             pv_idx: 0,
@@ -140,6 +132,27 @@ impl<'a> Worker<'a> {
             custom_eval: limits.strength.custom_eval(),
             skill_pick: None,
             rng: Rng::new(limits.strength.seed),
+        }
+    }
+
+    /// The search's margins and reductions: the constant defaults in the
+    /// normal build (every read folds to an immediate), the `go`'s in a
+    /// tuning build.
+    #[inline(always)]
+    pub fn params(&self) -> &'a SearchParams {
+        Self::params_of(self.limits)
+    }
+
+    #[inline(always)]
+    #[cfg_attr(not(feature = "tune"), allow(unused_variables))]
+    fn params_of(limits: &'a Limits) -> &'a SearchParams {
+        #[cfg(feature = "tune")]
+        {
+            &limits.params
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            &SearchParams::DEFAULT
         }
     }
 

@@ -1,4 +1,6 @@
-//! The table of options: each one's names, kind, default and setter.
+//! The table of options: each one's names, kind, default and setter. A
+//! tuning build adds one option per search parameter after these
+//! (`options/tune.rs`, through `options::all`).
 
 use super::{
     BUILTIN_BOOK, EMPTY, ENGINE_CHOICE_HASH_MB, Effect, Kind, MAX_HASH_MB, MAX_MULTIPV,

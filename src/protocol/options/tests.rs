@@ -210,7 +210,7 @@ fn unknown_options_are_the_dialects_call() {
 #[test]
 fn the_table_declares_each_option_once() {
     let mut seen = std::collections::HashSet::new();
-    for def in OPTIONS {
+    for def in all() {
         let names: Vec<&str> = def
             .uci
             .into_iter()
@@ -257,4 +257,43 @@ fn the_table_declares_each_option_once() {
     assert_eq!(d.play.randomness, Randomness::None);
     assert_eq!(d.eval, EvalSource::default_for(EMBEDDED_NETWORK));
     assert_eq!(d.book_file, "");
+}
+
+/// The search parameters are options in a tuning build only: the normal
+/// build announces none of them in either dialect and refuses to set them;
+/// a tuning build announces each one with its default and range, and a
+/// `setoption` reaches the settings a `go` searches with.
+#[test]
+fn search_parameters_are_options_only_in_a_tuning_build() {
+    use crate::protocol::dialect::Dialect;
+    use jiangjun_engine::search::params::{PARAMS, SearchParams};
+    let uci = crate::protocol::uci::Uci.handshake();
+    let ucci = crate::protocol::ucci::Ucci.handshake();
+    for (i, p) in PARAMS.iter().enumerate() {
+        let uci_line = format!(
+            "option name {} type spin default {} min {} max {}",
+            p.name, p.default, p.min, p.max
+        );
+        let announced = |lines: &[String]| lines.iter().any(|l| l.contains(p.name));
+        let mut o = Options::default();
+        let value = if p.default == p.max { p.min } else { p.max };
+        let set = o.set(p.name, Some(&value.to_string()), false);
+        if cfg!(feature = "tune") {
+            assert!(uci.contains(&uci_line), "{uci_line}");
+            assert!(announced(&ucci), "{}", p.name);
+            assert_eq!(set, Ok(Effect::None), "{}", p.name);
+            assert_eq!(o.play_settings().search.get(i), Some(value), "{}", p.name);
+            // Out of range: refused, unchanged.
+            assert!(
+                o.set(p.name, Some(&(p.max + 1).to_string()), false)
+                    .is_err()
+            );
+            assert_eq!(o.play_settings().search.get(i), Some(value));
+        } else {
+            assert!(!announced(&uci) && !announced(&ucci), "{}", p.name);
+            assert_eq!(set, Err(SetError::Unknown(p.name.into())));
+            assert_eq!(o.play_settings().search, SearchParams::DEFAULT);
+        }
+    }
+    assert_eq!(Options::default().play.search, SearchParams::DEFAULT);
 }
