@@ -31,10 +31,14 @@ pub struct MovePicker {
     counter: Move,
     /// Only captures (quiescence search out of check).
     captures_only: bool,
+    /// The moves of the current stage; the losing captures, once put off,
+    /// are kept at its front (`..bad_len`), and the quiet moves after them.
+    /// One array rather than two: every node builds a picker, and
+    /// initialising a second array for the few losing captures was a
+    /// measurable part of the node's cost.
     moves: [(Move, i32); xiangqi::board::movegen::MAX_MOVES],
     len: usize,
     idx: usize,
-    bad: [Move; xiangqi::board::movegen::MAX_MOVES],
     bad_len: usize,
     bad_idx: usize,
 }
@@ -74,7 +78,6 @@ impl MovePicker {
             moves: [(Move::NONE, 0); xiangqi::board::movegen::MAX_MOVES],
             len: 0,
             idx: 0,
-            bad: [Move::NONE; xiangqi::board::movegen::MAX_MOVES],
             bad_len: 0,
             bad_idx: 0,
         }
@@ -127,7 +130,9 @@ impl MovePicker {
                         if self.captures_only || board.see_ge(m, 0) {
                             return Some(m);
                         }
-                        self.bad[self.bad_len] = m;
+                        // Every slot before `idx` has been picked, so the
+                        // front can hold the losing captures, in order.
+                        self.moves[self.bad_len] = self.moves[self.idx - 1];
                         self.bad_len += 1;
                         continue;
                     }
@@ -169,8 +174,8 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     self.stage = Stage::Quiets;
-                    self.len = 0;
-                    self.idx = 0;
+                    self.len = self.bad_len;
+                    self.idx = self.bad_len;
                     if skip_quiets {
                         continue;
                     }
@@ -189,7 +194,8 @@ impl MovePicker {
                     }
                     // Sorted once: most nodes try only a few quiet moves, but
                     // selecting each one from all of them costs more than this.
-                    self.moves[..self.len].sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+                    self.moves[self.bad_len..self.len]
+                        .sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
                 }
                 Stage::Quiets => {
                     if !skip_quiets && self.idx < self.len {
@@ -201,7 +207,7 @@ impl MovePicker {
                 Stage::BadCaptures => {
                     if self.bad_idx < self.bad_len {
                         self.bad_idx += 1;
-                        return Some(self.bad[self.bad_idx - 1]);
+                        return Some(self.moves[self.bad_idx - 1].0);
                     }
                     self.stage = Stage::Done;
                 }
@@ -213,7 +219,7 @@ impl MovePicker {
     /// The ordering score of the move `next` returned last (history for quiets).
     #[inline]
     pub fn last_score(&self) -> i32 {
-        if self.stage == Stage::Quiets && self.idx > 0 {
+        if self.stage == Stage::Quiets && self.idx > self.bad_len {
             self.moves[self.idx - 1].1
         } else {
             0
