@@ -5,7 +5,7 @@
 mod common;
 
 use common::run_jiangjun;
-use jiangjun::tools::datagen::{Config, End, Target, Written, generate};
+use jiangjun::tools::datagen::{Adjudication, Config, End, Target, Written, generate};
 use jiangjun_engine::nnue::Network;
 use jiangjun_engine::score::SCORE_MATE_IN_MAX;
 use jiangjun_trainer::data::{self, GameResult, RECORD_SIZE};
@@ -436,5 +436,151 @@ fn shard_recipe_runs_under_gnu_parallel() {
         joblog.contains("--seed 21") && joblog.contains("--seed 22"),
         "{joblog}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// FNV-1a (64 bits) of `bytes`: a checksum for the pins below.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The bytes of short runs, pinned (length and checksum, on one and two
+/// threads). The shards already made are reproduced from their recorded
+/// commands only while a seed and settings give the same file, so a
+/// change here must be one that means to change the data (the search, the
+/// network, the rules of a game); a speed-up must not. The values are
+/// those of commit 18686fe, and the equivalent commands are
+/// `jiangjun datagen --seed S --games G --nodes N --start-nodes M
+/// --max-plies P --hash H [--evalfile none]` from the start position.
+#[test]
+fn datagen_output_is_pinned() {
+    let dir = scratch("pinned");
+    let hce = Config {
+        network: None,
+        ..small(9)
+    };
+    let longer = Config {
+        seed: 31,
+        nodes: 2000,
+        start_nodes: 500,
+        max_plies: 200,
+        hash_mb: 4,
+        ..Config::default()
+    };
+    let pins: [(&str, Config, u64, usize, u64); 3] = [
+        ("network", small(9), 3, 6432, 0x52df_d81a_65bf_308c),
+        ("hce", hce, 3, 6144, 0x7c01_22b0_e146_ade8),
+        ("longer", longer, 4, 17280, 0x6a49_c167_504d_6815),
+    ];
+    for (name, cfg, games, len, sum) in pins {
+        for threads in [1, 2] {
+            let path = dir.join(format!("{name}-{threads}"));
+            gen_games(&cfg, Target::Games(games), threads, &path);
+            let bytes = std::fs::read(&path).unwrap();
+            assert_eq!(
+                (bytes.len(), fnv1a(&bytes)),
+                (len, sum),
+                "{name} on {threads} threads: the output changed"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Looser win adjudication only cuts games short: every game is the
+/// default game's first plies, its positions and scores the same.
+#[test]
+fn looser_win_adjudication_ends_the_same_games_sooner() {
+    let dir = scratch("adjudication");
+    let strict = Config {
+        max_plies: 300,
+        ..small(4)
+    };
+    let loose = Config {
+        adjudication: Adjudication {
+            win_score: 300,
+            ..Adjudication::default()
+        },
+        ..strict.clone()
+    };
+    let (a, b) = (dir.join("strict"), dir.join("loose"));
+    let (ga, gb) = (
+        gen_games(&strict, Target::Games(3), 2, &a),
+        gen_games(&loose, Target::Games(3), 2, &b),
+    );
+    let (ra, rb) = (
+        data::read_records(&a).unwrap(),
+        data::read_records(&b).unwrap(),
+    );
+    let (mut at, mut bt) = (0, 0);
+    for (x, y) in ga.iter().zip(&gb) {
+        assert!(y.plies <= x.plies, "{x:?} {y:?}");
+        assert!(y.positions <= x.positions, "{x:?} {y:?}");
+        for (p, q) in ra[at..at + y.positions]
+            .iter()
+            .zip(&rb[bt..bt + y.positions])
+        {
+            assert_eq!((p.to_fen(), p.score), (q.to_fen(), q.score));
+        }
+        at += x.positions;
+        bt += y.positions;
+    }
+    assert!(rb.len() < ra.len(), "no game was cut short");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The adjudication flags default to the constants: spelling the defaults
+/// out gives the pinned bytes. Run where no default openings file is found
+/// (`../shared` of the working directory), so that games start from the
+/// start position as the library's do.
+#[test]
+fn adjudication_flags_default_to_the_constants() {
+    let dir = scratch("adjudication-cli");
+    let cwd = dir.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let out = dir.join("d.jjdata");
+    let datagen = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .current_dir(&cwd)
+            .args(["datagen", "--out", out.to_str().unwrap(), "--quiet"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let run = datagen(&[
+        "--games",
+        "3",
+        "--seed",
+        "9",
+        "--nodes",
+        "300",
+        "--start-nodes",
+        "200",
+        "--max-plies",
+        "90",
+        "--hash",
+        "2",
+        "--threads",
+        "1",
+        "--win-plies",
+        "4",
+        "--win-score",
+        "1500",
+        "--draw-after",
+        "80",
+        "--draw-plies",
+        "20",
+        "--draw-score",
+        "10",
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!((bytes.len(), fnv1a(&bytes)), (6432, 0x52df_d81a_65bf_308c));
+    let run = datagen(&["--games", "1", "--win-plies", "0"]);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("--win-plies"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

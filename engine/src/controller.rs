@@ -83,6 +83,9 @@ struct Answer(Mutex<Option<SearchResult>>);
 impl Reporter for Answer {
     fn iteration(&self, _: &IterationInfo) {}
     fn currmove(&self, _: i32, _: Move, _: usize) {}
+    fn wants_lines(&self) -> bool {
+        false
+    }
     fn best_move(&self, result: &SearchResult) {
         *lock(&self.0) = Some(result.clone());
     }

@@ -22,6 +22,10 @@
 //!    - a draw when the game has lasted at least [`DRAW_AFTER_PLY`] plies
 //!      (random plies included) and the last [`DRAW_PLIES`] search scores
 //!      were all within ±[`DRAW_SCORE`] (exclusive);
+//!
+//!      (these five numbers are the defaults of `--win-plies`,
+//!      `--win-score`, `--draw-after`, `--draw-plies`, `--draw-score`:
+//!      adjudicating sooner makes data cheaper, and different);
 //!    - a draw at `max_plies` plies (random plies included).
 //!
 //! # What is kept
@@ -135,6 +139,21 @@ pub struct DatagenArgs {
     /// Hash table size per thread, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Win adjudication: this many consecutive search scores...
+    #[arg(long, default_value_t = WIN_PLIES, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub win_plies: usize,
+    /// ...all at least this good for the winner.
+    #[arg(long, default_value_t = WIN_SCORE)]
+    pub win_score: Score,
+    /// Draw adjudication: not before this ply...
+    #[arg(long, default_value_t = DRAW_AFTER_PLY)]
+    pub draw_after: usize,
+    /// ...this many consecutive search scores...
+    #[arg(long, default_value_t = DRAW_PLIES, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub draw_plies: usize,
+    /// ...all of absolute value below this (0: never).
+    #[arg(long, default_value_t = DRAW_SCORE)]
+    pub draw_score: Score,
     #[command(flatten)]
     pub eval: EvalFileArg,
     /// No progress lines.
@@ -154,6 +173,7 @@ pub struct Config {
     pub nodes: u64,
     pub max_plies: usize,
     pub hash_mb: usize,
+    pub adjudication: Adjudication,
     /// The searches' network; `None`: the hand-made evaluation. By
     /// default the engine's default evaluation (`nnue::default_network`).
     pub network: Option<Arc<Network>>,
@@ -170,7 +190,30 @@ impl Default for Config {
             nodes: 5000,
             max_plies: 400,
             hash_mb: 16,
+            adjudication: Adjudication::default(),
             network: nnue::default_network(),
+        }
+    }
+}
+
+/// When a game is ended on its search scores (see the module's "End").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    pub win_plies: usize,
+    pub win_score: Score,
+    pub draw_after: usize,
+    pub draw_plies: usize,
+    pub draw_score: Score,
+}
+
+impl Default for Adjudication {
+    fn default() -> Adjudication {
+        Adjudication {
+            win_plies: WIN_PLIES,
+            win_score: WIN_SCORE,
+            draw_after: DRAW_AFTER_PLY,
+            draw_plies: DRAW_PLIES,
+            draw_score: DRAW_SCORE,
         }
     }
 }
@@ -336,13 +379,16 @@ pub fn play_game(
             records.push(Record::from_board(&board, GameResult::Draw, score));
         }
         red_scores.push(if us == Color::Red { score } else { -score });
-        if all(&red_scores, WIN_PLIES, &|s| s >= WIN_SCORE) {
+        let adj = &cfg.adjudication;
+        if all(&red_scores, adj.win_plies, &|s| s >= adj.win_score) {
             break (GameResult::RedWins, End::Adjudicated);
         }
-        if all(&red_scores, WIN_PLIES, &|s| s <= -WIN_SCORE) {
+        if all(&red_scores, adj.win_plies, &|s| s <= -adj.win_score) {
             break (GameResult::BlackWins, End::Adjudicated);
         }
-        if plies >= DRAW_AFTER_PLY && all(&red_scores, DRAW_PLIES, &|s| s.abs() < DRAW_SCORE) {
+        if plies >= adj.draw_after
+            && all(&red_scores, adj.draw_plies, &|s| s.abs() < adj.draw_score)
+        {
             break (GameResult::Draw, End::Adjudicated);
         }
         board.make_move(best);
@@ -550,6 +596,13 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         nodes: args.nodes,
         max_plies: args.max_plies,
         hash_mb: args.hash.max(1),
+        adjudication: Adjudication {
+            win_plies: args.win_plies,
+            win_score: args.win_score,
+            draw_after: args.draw_after,
+            draw_plies: args.draw_plies,
+            draw_score: args.draw_score,
+        },
         network,
     };
     if !args.quiet {

@@ -218,6 +218,13 @@ pub trait Reporter: Send + Sync {
     /// answer lock meanwhile: a `stop` either comes before the answer (and
     /// causes it) or after it (and finds the engine idle).
     fn best_move(&self, _result: &SearchResult) {}
+    /// Does it use the lines (`iteration`, `final_line`)? A reporter that
+    /// drops them says no, and the search skips making them: a line samples
+    /// the table for `hashfull` and reads the clock, which was 0.6% of
+    /// datagen's short searches.
+    fn wants_lines(&self) -> bool {
+        true
+    }
     /// The book moves a `go` chose among (`total`: their summed weight),
     /// before the book move's `best_move`.
     fn book_moves(&self, _entries: &[crate::book::Entry], _total: u32) {}
@@ -229,6 +236,9 @@ pub struct Silent;
 impl Reporter for Silent {
     fn iteration(&self, _: &IterationInfo) {}
     fn currmove(&self, _: i32, _: Move, _: usize) {}
+    fn wants_lines(&self) -> bool {
+        false
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -53,7 +53,7 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
         super::skill_pick::play_mate(&mut result, mate);
     }
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
-    if interrupted || chosen != 0 {
+    if (interrupted || chosen != 0) && job.reporter.wants_lines() {
         job.reporter.final_line(&IterationInfo {
             depth: result.depth.max(1),
             seldepth: result.seldepth,
