@@ -5,7 +5,7 @@
 
 use jiangjun_engine::bench::{DEFAULT_DEPTH, run_bench};
 
-const BENCH_NODES: u64 = 3_025_462;
+const BENCH_NODES: u64 = 3_083_158;
 
 #[test]
 fn bench_node_count_is_pinned() {

@@ -15,8 +15,9 @@
 //!
 //! | | feature set | N inputs | L1 | B |
 //! |---|---|---|---|---|
-//! | net 2 ([`Arch::NET2`], built in) | `psq` (id 0) | 1260 | 256 | 1 |
-//! | net 3's candidates (`jiangjun train --features kingbucket6 --hidden 512 --output-buckets 8`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
+//! | net 2 ([`Arch::NET2`]) | `psq` (id 0) | 1260 | 256 | 1 |
+//! | net 3 (built in; `jiangjun train --features psq --hidden 512 --output-buckets 8`) | `psq` (id 0) | 1260 | 512 | 8 |
+//! | king-bucketed candidates (`--features kingbucket6`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
 //! | any other | either | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! * **Features** ([`features`]): one input per (own/their × 7 kinds) × 90
@@ -102,7 +103,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use xiangqi::Color;
 
-/// The network file built into the binary: `engine/nets/jiangjun-2.nnue`,
+/// The network file built into the binary: `engine/nets/jiangjun-3.nnue`,
 /// whose provenance (data, seeds, node budget, trainer command and commit)
 /// is written in `engine/nets/README.md`.
 ///
@@ -116,7 +117,7 @@ use xiangqi::Color;
 /// net, at first) stays. The tools' `--evalfile` (`bench`, `datagen`) read
 /// the same values and default to this net too. `None` here would make the
 /// hand-made evaluation the default again.
-pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-2.nnue"));
+pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-3.nnue"));
 
 /// The network engines start with: the embedded one, read once and shared,
 /// or `None` (the hand-made evaluation) when none is embedded.
@@ -348,7 +349,7 @@ mod tests {
         }
     }
 
-    /// An embedded network must be one this engine reads (none yet).
+    /// The embedded network is one this engine reads, of net 3's shape.
     #[test]
     fn the_default_network_is_the_embedded_one() {
         match EMBEDDED_NETWORK {
@@ -356,7 +357,9 @@ mod tests {
             Some(bytes) => {
                 let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(*default_network().unwrap(), net);
-                assert_eq!(net.arch(), Arch::NET2);
+                // Net 3: piece-square inputs, 512 units, 8 output buckets.
+                let net3 = Arch::new(features::FeatureSet::PieceSquare, 512, 8).unwrap();
+                assert_eq!(net.arch(), net3);
             }
         }
     }
