@@ -176,6 +176,8 @@ function onSquare(square) {
 // --- analysis display -------------------------------------------------
 
 function clearAnalysis() {
+  // A draw still waiting is of the search this clears away.
+  pendingDraw = null;
   delete document.body.dataset.depth;
   $('search-summary').textContent = '—';
   $('pv-lines').replaceChildren();
@@ -202,15 +204,20 @@ function pvNames(search, pv) {
   return g.moves.slice(before.length);
 }
 
-let drawPending = false;
+// The search whose analysis waits for the next frame, if any.
+let pendingDraw = null;
 function onInfo(search) {
   // Redraw at most once a frame: info lines come faster than that.
-  if (drawPending) return;
-  drawPending = true;
-  requestAnimationFrame(() => {
-    drawPending = false;
-    drawAnalysis(search);
-  });
+  const scheduled = pendingDraw !== null;
+  pendingDraw = search;
+  if (!scheduled) requestAnimationFrame(flushAnalysis);
+}
+
+/** Draw the analysis that waits for a frame, now. */
+function flushAnalysis() {
+  const search = pendingDraw;
+  pendingDraw = null;
+  if (search) drawAnalysis(search);
 }
 
 function drawAnalysis(search) {
@@ -245,6 +252,9 @@ function drawAnalysis(search) {
 }
 
 function onBestmove(search, move) {
+  // A short search can end before the next frame: show its last lines now,
+  // so that the analysis of a move is there when the move is.
+  flushAnalysis();
   if (search.purpose === 'analyse') {
     state.analysing = false;
     const names = move ? pvNames(search, [move]) : [];
