@@ -6,8 +6,8 @@ The ladder (rungs, budgets, the Skill Level that selects each rung, the
 anchor and its assumed rating) is read from `jiangjun ladder`, so this
 script never disagrees with the engine it measures.
 
-  calibrate   each rung plays the next one up, and the top rungs play the
-              anchor (Fairy-Stockfish 11.1 at the calibration's control);
+  calibrate   each rung plays the next one up, and the rungs nearest the
+              anchor's strength play it (Fairy-Stockfish 11.1 at the calibration's control);
               the differences are chained (a weighted least-squares fit of
               every match, which with one anchor match is exactly the
               chain) into ratings anchored at the anchor's assumed rating,
@@ -29,6 +29,9 @@ Examples (from the repository root, after `cargo build --release`):
   scripts/calibrate_levels.py calibrate --out calib         # the calibration
   scripts/calibrate_levels.py write --out calib             # rewrite from calib/
   scripts/calibrate_levels.py verify --out calib-verify
+  scripts/calibrate_levels.py calibrate --only 'rung([0-9]|1[0-5])-vs' --out calib
+      # only the matches between budget-limited rungs: no clock in them, so
+      # they may share the cores with other work; the rest on quiet cores
   scripts/calibrate_levels.py calibrate --tiny --out /tmp/t # plumbing check:
       4 games a match at nodes=2000; writes into /tmp/t only, never the repo
 
@@ -87,6 +90,7 @@ class Ladder:
     tc: str
     ratings: str
     rungs: List[Rung]
+    bench: int = 0  # the engine's `bench` node count: its search and network
 
     @property
     def top(self) -> int:
@@ -110,7 +114,11 @@ def read_ladder(jj: str) -> Ladder:
                      int(f[4]), int(f[5]), int(f[6])))
     if not rungs or not tc:
         sys.exit(f"cannot read the ladder from `{jj} ladder`")
-    return Ladder(anchor_elo, anchor_name, tc, ratings, rungs)
+    bench = subprocess.run([jj, "bench"], check=True, capture_output=True, text=True).stdout
+    found = re.search(r"^Nodes searched\s*:\s*(\d+)", bench, re.M)
+    if not found:
+        sys.exit(f"cannot read the bench node count from `{jj} bench`")
+    return Ladder(anchor_elo, anchor_name, tc, ratings, rungs, int(found.group(1)))
 
 
 # ---------------------------------------------------------------- matches
@@ -153,6 +161,9 @@ def anchor_spec(fsf: str, extra: str = "") -> str:
 def run_match(jj: str, m: Match, args: argparse.Namespace) -> Optional[Result]:
     pgn = os.path.join(args.out, m.tag + ".pgn")
     txt = os.path.join(args.out, m.tag + ".txt")
+    if args.only and not re.search(args.only, m.tag):
+        # Not this run's: what an earlier run left (if anything) still counts.
+        return parse_summary(txt)
     cmd = [jj, "match", "--engine", m.first, "--engine", m.second, "--games", str(m.games),
            "--tc", m.tc, "--concurrency", str(args.concurrency), "--pgn", pgn, "--resume",
            "--quiet"]
@@ -291,6 +302,7 @@ def ratings_rs(ladder: Ladder, rated, games_per_match: int) -> str:
     head = open(paths(ROOT)[0]).read().split("pub const CALIBRATION")[0]
     body = "\n".join(rows)
     return (f"{head}pub const CALIBRATION: Option<Calibration> = Some(Calibration {{\n"
+            f"    bench: {ladder.bench},\n"
             f"    time_control: {rust_str(ladder.tc)},\n"
             f"    anchor: {rust_str(ladder.anchor_name)},\n"
             f"    anchor_elo: {ladder.anchor_elo},\n"
@@ -305,7 +317,7 @@ def readme_table(ladder: Ladder, rated, results, note: str) -> str:
     by_pair = {(m.a, m.b): r for m, r in results}
     lines = [
         f"Measured at {ladder.tc}, anchored at {ladder.anchor_name} = {ladder.anchor_elo} "
-        f"(assumed). {note}", "",
+        f"(assumed), with the engine whose `bench` is {ladder.bench}. {note}", "",
         "| Rung | Skill Level | Node budget | Lines / weakness / noise | Elo (± 95%) | Games "
         "| Step from the rung below |",
         "|-----:|------------:|------------:|--------------------------|------------:|------:"
@@ -412,7 +424,7 @@ def calibration_plan(jj: str, fsf: str, ladder: Ladder, args: argparse.Namespace
     for lo, hi in zip(rungs, rungs[1:]):
         plan.append(Match(f"rung{lo.index}-vs-rung{hi.index}", rung_spec(jj, lo),
                           rung_spec(jj, hi), args.games, tc, str(lo.index), str(hi.index)))
-    anchor_rungs = args.anchor_rungs or [ladder.top, ladder.top - 1]
+    anchor_rungs = args.anchor_rungs or [r for r in ANCHOR_RUNGS if r <= ladder.top]
     for i in anchor_rungs:
         plan.append(Match(f"rung{i}-vs-anchor", rung_spec(jj, rungs[i]), anchor_spec(fsf),
                           args.games, tc, str(i), "anchor"))
@@ -508,6 +520,12 @@ def prepare(args: argparse.Namespace):
     return jj, read_ladder(jj)
 
 
+# The rungs that play the anchor: those nearest its strength, so that the
+# matches measure something (full strength scored 94% against it with net
+# 2; rung 16's budget, 45,000 nodes, is some 500 Elo below full strength
+# in the neighbour matches).
+ANCHOR_RUNGS = (15, 16)
+
 # The clock check's rungs and the reference's nodes against each: roughly
 # even matches in smoke runs at 2+0.02 (rung 6 scored 8 of 20 against
 # Fairy-Stockfish at 1000 nodes and 10 of 20 at 2000-3000; rung 10 3 of 8
@@ -542,7 +560,7 @@ def main() -> int:
     p.add_argument("--tc", help="time control (default: the ladder's, 10+0.1)")
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--anchor-rungs", type=lambda s: [int(x) for x in s.split(",")],
-                   help="rungs that play the anchor (default: the top two)")
+                   help="rungs that play the anchor (default: %s)" % ",".join(map(str, ANCHOR_RUNGS)))
     p.add_argument("--pairs", type=lambda s: [elo_pair(x) for x in s.split(",")],
                    help="verify: UCI_Elo pairs A:B,... (default: rungs 2:6, 8:11, 14:16)")
     p.add_argument("--clock-rungs", type=clock_rungs, default=clock_rungs(CLOCK_RUNGS),
@@ -553,6 +571,9 @@ def main() -> int:
                    help="verify: Fairy-Stockfish's nodes a move for a clock rung without its own")
     p.add_argument("--target-root", default=ROOT,
                    help="the tree whose engine/src/ladder_ratings.rs and README.md are written")
+    p.add_argument("--only", metavar="REGEX",
+                   help="play only the matches whose tag matches (e.g. the budget-limited "
+                   "ones, which a loaded machine cannot distort, apart from those on the clock)")
     p.add_argument("--dry-run", action="store_true", help="print the matches, play nothing")
     p.add_argument("--tiny", action="store_true",
                    help="4 games a match at nodes=2000, results into --out only")

@@ -18,6 +18,11 @@ pub struct RungRating {
 /// A calibration: its conditions and each rung's rating, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Calibration {
+    /// The `jiangjun bench` node count of the engine measured: the
+    /// signature of its search and network, either of which moves every
+    /// rung (a test holds it equal to the pinned count, so that a change of
+    /// either cannot keep ratings measured on another engine).
+    pub bench: u64,
     pub time_control: &'static str,
     pub anchor: &'static str,
     pub anchor_elo: i32,

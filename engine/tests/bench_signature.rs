@@ -17,3 +17,21 @@ fn bench_node_count_is_pinned() {
         r.nodes, r.nodes
     );
 }
+
+/// The ladder's ratings were measured with this search and network: a
+/// change of either moves every rung, so it re-pins the bench count here
+/// and must rerun `scripts/calibrate_levels.py`, which records the count it
+/// measured with.
+#[test]
+fn ladder_calibration_is_of_this_engine() {
+    use jiangjun_engine::ladder_ratings::CALIBRATION;
+    let Some(c) = CALIBRATION else {
+        return;
+    };
+    assert_eq!(
+        c.bench, BENCH_NODES,
+        "the ladder was calibrated with the engine whose bench is {}, this one's is \
+         {BENCH_NODES}: rerun scripts/calibrate_levels.py",
+        c.bench
+    );
+}
