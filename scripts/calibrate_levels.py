@@ -7,7 +7,8 @@ anchor and its assumed rating) is read from `jiangjun ladder`, so this
 script never disagrees with the engine it measures.
 
   calibrate   each rung plays the next one up, and the rungs nearest the
-              anchor's strength play it (Fairy-Stockfish 11.1 at the calibration's control);
+              anchor's strength play it (Fairy-Stockfish 11.1 at the
+              calibration's control);
               the differences are chained (a weighted least-squares fit of
               every match, which with one anchor match is exactly the
               chain) into ratings anchored at the anchor's assumed rating,
@@ -29,9 +30,10 @@ Examples (from the repository root, after `cargo build --release`):
   scripts/calibrate_levels.py calibrate --out calib         # the calibration
   scripts/calibrate_levels.py write --out calib             # rewrite from calib/
   scripts/calibrate_levels.py verify --out calib-verify
-  scripts/calibrate_levels.py calibrate --only 'rung([0-9]|1[0-5])-vs' --out calib
-      # only the matches between budget-limited rungs: no clock in them, so
-      # they may share the cores with other work; the rest on quiet cores
+  scripts/calibrate_levels.py calibrate --only 'rung([0-9]|1[0-6])-vs-rung' --out calib
+      # only the matches between rungs of at most 75,000 nodes: no clock
+      # binds them, so they may share the cores with other work; the rest
+      # (the top budgets, full strength, the anchor) on quiet cores
   scripts/calibrate_levels.py calibrate --tiny --out /tmp/t # plumbing check:
       4 games a match at nodes=2000; writes into /tmp/t only, never the repo
 
@@ -90,7 +92,7 @@ class Ladder:
     tc: str
     ratings: str
     rungs: List[Rung]
-    bench: int = 0  # the engine's `bench` node count: its search and network
+    bench: int  # the engine's `bench` node count: its search and network
 
     @property
     def top(self) -> int:
@@ -522,8 +524,7 @@ def prepare(args: argparse.Namespace):
 
 # The rungs that play the anchor: those nearest its strength, so that the
 # matches measure something (full strength scored 94% against it with net
-# 2; rung 16's budget, 45,000 nodes, is some 500 Elo below full strength
-# in the neighbour matches).
+# 2; rung 16, 45,000 nodes, scored 67.5% in 100 games with net 3).
 ANCHOR_RUNGS = (15, 16)
 
 # The clock check's rungs and the reference's nodes against each: roughly

@@ -50,7 +50,7 @@ const fn rung(nodes: u64, lines: usize, weakness: u64, noise: Score) -> Rung {
 /// the budgets grow by factors read off that curve for steps of some 100
 /// to 150 Elo, up to a top budget a step below what full strength searches at the
 /// calibration's control (10 s + 0.1 s: some 300 000 to 500 000 nodes a
-/// move on one core). Under about 500 nodes a budget alone cannot make the
+/// move on one core, by the move times of the net 3 match's games). Under about 500 nodes a budget alone cannot make the
 /// steps (it barely binds), so rungs 0 to 3 search four lines on a shared
 /// budget, pick among them and blur their evaluation, less at each rung:
 /// they play plausible moves up to about a pawn worse than their best.
