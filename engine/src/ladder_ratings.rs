@@ -29,4 +29,137 @@ pub struct Calibration {
     pub rungs: &'static [RungRating],
 }
 
-pub const CALIBRATION: Option<Calibration> = None;
+pub const CALIBRATION: Option<Calibration> = Some(Calibration {
+    bench: 3083158,
+    time_control: "10+0.1",
+    anchor: "Fairy-Stockfish 11.1 (Debian's fairy-stockfish, UCCI, 1 thread, 16 MB hash, full strength)",
+    anchor_elo: 2500,
+    rungs: &[
+        RungRating {
+            nodes: 200,
+            elo: 749,
+            err: 179,
+            games: 200,
+        },
+        RungRating {
+            nodes: 400,
+            elo: 822,
+            err: 173,
+            games: 400,
+        },
+        RungRating {
+            nodes: 800,
+            elo: 894,
+            err: 166,
+            games: 400,
+        },
+        RungRating {
+            nodes: 1200,
+            elo: 1007,
+            err: 159,
+            games: 400,
+        },
+        RungRating {
+            nodes: 520,
+            elo: 1109,
+            err: 153,
+            games: 400,
+        },
+        RungRating {
+            nodes: 780,
+            elo: 1244,
+            err: 147,
+            games: 400,
+        },
+        RungRating {
+            nodes: 1120,
+            elo: 1338,
+            err: 140,
+            games: 400,
+        },
+        RungRating {
+            nodes: 1530,
+            elo: 1418,
+            err: 134,
+            games: 400,
+        },
+        RungRating {
+            nodes: 2080,
+            elo: 1553,
+            err: 128,
+            games: 400,
+        },
+        RungRating {
+            nodes: 2900,
+            elo: 1694,
+            err: 120,
+            games: 400,
+        },
+        RungRating {
+            nodes: 4000,
+            elo: 1813,
+            err: 112,
+            games: 400,
+        },
+        RungRating {
+            nodes: 5600,
+            elo: 1970,
+            err: 102,
+            games: 400,
+        },
+        RungRating {
+            nodes: 7800,
+            elo: 2076,
+            err: 94,
+            games: 400,
+        },
+        RungRating {
+            nodes: 11600,
+            elo: 2213,
+            err: 84,
+            games: 400,
+        },
+        RungRating {
+            nodes: 17400,
+            elo: 2371,
+            err: 73,
+            games: 400,
+        },
+        RungRating {
+            nodes: 27700,
+            elo: 2546,
+            err: 59,
+            games: 400,
+        },
+        RungRating {
+            nodes: 45000,
+            elo: 2657,
+            err: 61,
+            games: 300,
+        },
+        RungRating {
+            nodes: 75000,
+            elo: 2753,
+            err: 73,
+            games: 200,
+        },
+        RungRating {
+            nodes: 128000,
+            elo: 2827,
+            err: 87,
+            games: 200,
+        },
+        RungRating {
+            nodes: 224000,
+            elo: 2954,
+            err: 99,
+            games: 200,
+        },
+        RungRating {
+            nodes: 0,
+            elo: 3054,
+            err: 109,
+            games: 100,
+        },
+    ],
+});
