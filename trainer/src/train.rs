@@ -72,7 +72,7 @@ impl Default for TrainConfig {
             batch_size: 16384,
             lr: 0.001,
             lr_decay: 1.0,
-            lambda: 0.75,
+            lambda: 1.0,
             k: 333.0,
             threads: 1,
             seed: 1,

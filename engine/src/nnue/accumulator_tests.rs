@@ -21,6 +21,8 @@ fn networks() -> Vec<Network> {
         Network::random_arch(Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(), 2),
         Network::random_arch(Arch::new(FeatureSet::KingBucket6, 64, 3).unwrap(), 3),
         Network::random_arch(Arch::new(FeatureSet::PieceSquare, 128, 16).unwrap(), 4),
+        // The 1024-wide kernels (net 4 candidates) have a path of their own.
+        Network::random_arch(Arch::new(FeatureSet::PieceSquare, 1024, 8).unwrap(), 5),
     ]
 }
 
