@@ -92,40 +92,42 @@ fn learns_material_from_scratch() {
 /// * of the float weights themselves, within the rounding noise of the
 ///   quantisation (measured RMS ≈ 5, largest ≈ 15 on these positions with
 ///   nearest rounding, less with calibration): each position within
-///   2% + 25 units, and an RMS difference below 8 (both bounds grow as
-///   √(L1 / 256) for wider nets, see the 1024-wide test).
+///   2% + 25 units, and an RMS difference below 8 (for wider nets the RMS
+///   bound grows as √(L1 / 256); the 1024-wide test widens the per-position
+///   one too).
 #[test]
 fn quantised_engine_agrees_with_the_float_network() {
-    quantised_engine_agrees_in(Arch::NET2);
+    quantised_engine_agrees_in(Arch::NET2, 25.0);
 }
 
 /// The same for the new architecture: king buckets (6, mirrored), 512
 /// units, 8 output buckets. The engine equals the dequantised float network
-/// within the same 1.1 units, and the float network within 2% + 25 · √2
-/// units per position; the RMS bound grows with the rounding noise, as the
+/// within the same 1.1 units, and the float network within 2% + 25 units
+/// per position; the RMS bound grows with the rounding noise, as the
 /// square root of the units: 8 · √(512 / 256) ≈ 11.3 (measured RMS ≈ 7.9,
 /// largest ≈ 27). With 8 buckets no bucket has the 2 · L1 calibration
 /// positions a refit needs, so calibration keeps nearest rounding here.
 #[test]
 fn quantised_engine_agrees_with_the_float_network_with_king_buckets() {
-    quantised_engine_agrees_in(Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap());
+    quantised_engine_agrees_in(Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(), 25.0);
 }
 
 /// The same for the widest net tried (net 4's candidate d2): piece-square
 /// inputs, 1024 units, 8 output buckets. The rounding noise is a sum over
 /// 2 · L1 quantised terms, so it grows as √L1 per position as well as in
-/// the RMS: the bounds are 2% + 25 · √(L1 / 256) units a position (50 here)
-/// and RMS 8 · √(L1 / 256) (16). Measured here: RMS 14.5, largest 50.2
+/// the RMS: the bounds here are 2% + 25 · √(1024 / 256) = 2% + 50 units a
+/// position and RMS 8 · √4 = 16. Measured here: RMS 14.5, largest 50.2
 /// (inside its 2% share; a fixed 25 units already fails on the start
 /// position, 27.4 off); on real positions
 /// (1,000 of `net2-s203`, printed by `jiangjun train`) d1, 512 wide, is off
 /// by RMS 10.0, largest 35.8, and d2, 1024 wide, by RMS 12.0, largest 51.0.
 #[test]
 fn quantised_engine_agrees_with_the_float_network_1024_wide() {
-    quantised_engine_agrees_in(Arch::new(FeatureSet::PieceSquare, 1024, 8).unwrap());
+    quantised_engine_agrees_in(Arch::new(FeatureSet::PieceSquare, 1024, 8).unwrap(), 50.0);
 }
 
-fn quantised_engine_agrees_in(arch: Arch) {
+/// `slack`: the units a position may be off beyond 2% of the float evaluation.
+fn quantised_engine_agrees_in(arch: Arch, slack: f32) {
     let config = TrainConfig {
         epochs: 2,
         arch,
@@ -155,7 +157,7 @@ fn quantised_engine_agrees_in(arch: Arch) {
                 "{fen}: engine {engine}, dequantised float {dequantised}"
             );
             let diff = (engine - float).abs();
-            let allowed = 0.02 * float.abs() + 25.0 * (arch.l1 as f32 / 256.0).sqrt();
+            let allowed = 0.02 * float.abs() + slack;
             assert!(
                 diff <= allowed,
                 "{fen}: engine {engine}, float {float} (allowed {allowed:.1})"
