@@ -187,6 +187,22 @@ fn a_tiny_run_goes_end_to_end_and_resumes() {
         .map(|n| n.parse().unwrap())
         .collect();
     assert_eq!(wdl.iter().sum::<u64>(), 4, "two iterations of two games");
+    // Every game's ending is counted, and none is a fault at 2000 nodes.
+    let endings: Vec<(u64, &str)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("ending "))
+        .map(|l| {
+            let (n, kind) = l.split_once(' ').unwrap();
+            (n.parse().unwrap(), kind)
+        })
+        .collect();
+    assert_eq!(endings.iter().map(|e| e.0).sum::<u64>(), 4, "{text}");
+    for (_, kind) in &endings {
+        assert!(
+            !["lost on time", "crashed", "hung", "illegal move"].contains(kind),
+            "{text}"
+        );
+    }
     let log_text = std::fs::read_to_string(&log).unwrap();
     let iterations: Vec<&str> = log_text
         .lines()
@@ -195,6 +211,10 @@ fn a_tiny_run_goes_end_to_end_and_resumes() {
     assert_eq!(iterations.len(), 2, "{log_text}");
     assert!(iterations[0].starts_with("iteration 0 "));
     assert!(iterations[1].starts_with("iteration 1 "));
+    assert!(
+        iterations.iter().all(|l| l.contains(" | ends ")),
+        "{log_text}"
+    );
     assert_eq!(out.lines().count(), PARAMS.len(), "{out}");
 
     // The copy differs from the table in defaults only, each in its range,
@@ -234,7 +254,7 @@ fn a_tiny_run_goes_end_to_end_and_resumes() {
         line.split(" | theta")
             .next()
             .unwrap()
-            .split_once(" | ")
+            .split_once(" | plus ")
             .unwrap()
             .1
             .to_string()

@@ -153,6 +153,7 @@ fn initial_state(a: &SpsaArgs, run: &Run) -> Result<State, String> {
         wins: 0,
         draws: 0,
         losses: 0,
+        endings: BTreeMap::new(),
         theta: run
             .specs
             .iter()
@@ -262,15 +263,50 @@ fn iterate(a: &SpsaArgs, run: &Run, st: &mut State) -> Result<String, String> {
     st.wins += w.wins;
     st.draws += w.draws;
     st.losses += w.losses;
+    for (kind, count) in &summary.terminations {
+        *st.endings.entry(kind.clone()).or_default() += count;
+    }
+    let faults = faults(&summary.terminations);
+    if !faults.is_empty() {
+        eprintln!("spsa: iteration {k}: {faults} (scored like any other result)");
+    }
     Ok(format!(
-        "iteration {k} wdl {} {} {} | plus {} | minus {} | theta {}",
+        "iteration {k} wdl {} {} {} | ends {} | plus {} | minus {} | theta {}",
         w.wins,
         w.draws,
         w.losses,
+        endings_text(&summary.terminations),
         pairs_text(&run.specs, plus.iter().map(i32::to_string)),
         pairs_text(&run.specs, minus.iter().map(i32::to_string)),
         pairs_text(&run.specs, next.iter().map(|v| format!("{v:.3}")))
     ))
+}
+
+/// Endings that say more about the machine or the build than about the
+/// parameters: a run full of them tunes noise.
+const FAULTS: [&str; 6] = [
+    "lost on time",
+    "crashed",
+    "hung",
+    "illegal move",
+    "gave no move",
+    "could not start",
+];
+
+/// The games among `endings` that ended by a fault, as text ("" if none).
+fn faults(endings: &BTreeMap<String, u64>) -> String {
+    let found: Vec<String> = endings
+        .iter()
+        .filter(|(kind, count)| **count > 0 && FAULTS.contains(&kind.as_str()))
+        .map(|(kind, count)| format!("{count} {kind}"))
+        .collect();
+    found.join(", ")
+}
+
+/// `endings` as `kind:count` items, comma-separated.
+fn endings_text(endings: &BTreeMap<String, u64>) -> String {
+    let items: Vec<String> = endings.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+    items.join(", ")
 }
 
 /// The tuned values, rounded to the engine's integers.
@@ -322,13 +358,24 @@ fn tune(a: &SpsaArgs) -> Result<ExitCode, (u8, String)> {
         append(&log, &line).map_err(|e| (1, e))?;
         st.save(&a.state).map_err(|e| (1, e))?;
         played += 1;
+        let faults = faults(&st.endings);
         eprintln!(
-            "spsa: iteration {}/{} done, plus side so far +{} ={} -{}",
-            st.next, st.iterations, st.wins, st.draws, st.losses
+            "spsa: iteration {}/{} done, plus side so far +{} ={} -{}{}",
+            st.next,
+            st.iterations,
+            st.wins,
+            st.draws,
+            st.losses,
+            if faults.is_empty() {
+                String::new()
+            } else {
+                format!("; faults so far: {faults}")
+            }
         );
     }
     // Save even if nothing was played, so that a new run leaves its state.
     st.save(&a.state).map_err(|e| (1, e))?;
+    eprintln!("spsa: games by ending: {}", endings_text(&st.endings));
     let values = rounded(&st);
     if st.next < st.iterations {
         eprintln!(

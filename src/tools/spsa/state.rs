@@ -1,10 +1,12 @@
 //! The state of an SPSA run, saved after every iteration so that a stopped
 //! run resumes where it was: the run's settings (which a resumed run must
 //! repeat), the next iteration, the running totals and theta. A plain text
-//! file of `key value` lines, one `theta NAME VALUE` line per parameter;
-//! theta is written in Rust's shortest round-trip form, so that a resumed
+//! file of `key value` lines, one `ending COUNT KIND` line per way the games
+//! ended (state files written before these lines existed read as none) and
+//! one `theta NAME VALUE` line per parameter; theta is written in Rust's shortest round-trip form, so that a resumed
 //! run continues from exactly the values it stopped at.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -25,6 +27,10 @@ pub struct State {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    /// The games played so far by how they ended (the match runner's
+    /// termination kinds: "checkmate", "lost on time", ...), so that a run
+    /// whose results come from time losses or crashes shows it.
+    pub endings: BTreeMap<String, u64>,
     /// The parameters tuned, with their current values.
     pub theta: Vec<(String, f64)>,
 }
@@ -39,6 +45,9 @@ impl State {
         let _ = writeln!(s, "tc {}", self.tc);
         let _ = writeln!(s, "next {}", self.next);
         let _ = writeln!(s, "wdl {} {} {}", self.wins, self.draws, self.losses);
+        for (kind, count) in &self.endings {
+            let _ = writeln!(s, "ending {count} {kind}");
+        }
         for (name, v) in &self.theta {
             let _ = writeln!(s, "theta {name} {v}");
         }
@@ -59,6 +68,7 @@ impl State {
             wins: 0,
             draws: 0,
             losses: 0,
+            endings: BTreeMap::new(),
             theta: Vec::new(),
         };
         let mut seen = Vec::new();
@@ -81,6 +91,14 @@ impl State {
                         return Err(bad());
                     };
                     (st.wins, st.draws, st.losses) = (w, d, l);
+                }
+                "ending" => {
+                    let (count, kind) = rest.split_once(' ').ok_or_else(bad)?;
+                    let kind = kind.trim();
+                    if kind.is_empty() || st.endings.contains_key(kind) {
+                        return Err(bad());
+                    }
+                    st.endings.insert(kind.to_string(), num(count)?);
                 }
                 "theta" => {
                     let (name, v) = rest.split_once(' ').ok_or_else(bad)?;
@@ -146,6 +164,11 @@ mod tests {
             wins: 20,
             draws: 30,
             losses: 18,
+            endings: BTreeMap::from([
+                ("checkmate".into(), 40),
+                ("lost on time".into(), 1),
+                ("perpetual check".into(), 27),
+            ]),
             theta: vec![
                 ("razor_base".into(), 201.337_259_1),
                 ("se_depth".into(), 0.1 + 0.2),
@@ -175,5 +198,27 @@ mod tests {
         assert!(State::parse(&text.replace("201.3372591", "NaN")).is_err());
         assert!(State::parse(&text.replace("wdl 20 30 18", "wdl 20 30")).is_err());
         assert!(State::parse(&format!("{text}colour blue\n")).is_err());
+        assert!(
+            State::parse(&text.replace("ending 1 lost on time", "ending x lost on time")).is_err()
+        );
+        assert!(State::parse(&text.replace("ending 1 lost on time", "ending 1")).is_err());
+        assert!(
+            State::parse(&text.replace("ending 1 lost on time", "ending 2 checkmate")).is_err()
+        );
+    }
+
+    #[test]
+    fn a_state_saved_before_endings_were_counted_still_loads() {
+        let st = sample();
+        let old: String = st
+            .to_text()
+            .lines()
+            .filter(|l| !l.starts_with("ending "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let loaded = State::parse(&old).expect("an older state file loads");
+        assert!(loaded.endings.is_empty());
+        assert_eq!(loaded.theta, st.theta);
+        assert_eq!((loaded.next, loaded.wins), (st.next, st.wins));
     }
 }
