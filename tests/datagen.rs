@@ -588,3 +588,30 @@ fn adjudication_flags_default_to_the_constants() {
     assert!(err.contains("--win-plies"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The node budget a move defaults to 2500 (engine/nets/README.md, "Cheaper
+/// self-play": a net trained on 2500-node self-play beat one trained on the
+/// same CPU time of 5000-node self-play), in the flag and in
+/// `Config::default()` alike.
+#[test]
+fn the_node_budget_defaults_to_2500() {
+    assert_eq!(Config::default().nodes, 2500);
+    let dir = scratch("nodes-default");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .args(["datagen", "--out", out.to_str().unwrap(), "--quiet"])
+            .args(["--games", "1", "--seed", "5", "--max-plies", "24"])
+            .args(["--start-nodes", "200", "--hash", "2", "--threads", "1"])
+            .args(extra)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read(&out).unwrap()
+    };
+    let default = run("default.jjdata", &[]);
+    assert!(default.len() > 48, "no positions written");
+    assert_eq!(default, run("n2500.jjdata", &["--nodes", "2500"]));
+    assert_ne!(default, run("n5000.jjdata", &["--nodes", "5000"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
