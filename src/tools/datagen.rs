@@ -76,6 +76,11 @@ use xiangqi::{Board, Color};
 
 /// The openings file used when `--openings` is not given and it exists.
 pub const DEFAULT_OPENINGS: &str = "../shared/data/openings/openings.epd";
+/// Nodes searched for every move. 2500: a net trained on 2500-node
+/// self-play beat one trained on the same CPU time of 5000-node self-play by
+/// +70 Elo (engine/nets/README.md, "Cheaper self-play"); shards up to seed
+/// 303 were made at 5000.
+pub const NODES: u64 = 2500;
 /// Repetition ends a game at this occurrence of a position.
 pub const FOLD: usize = 3;
 /// Win adjudication: this many consecutive scores...
@@ -108,10 +113,8 @@ pub struct DatagenArgs {
     /// written whole).
     #[arg(long)]
     pub positions: Option<u64>,
-    /// Nodes searched for every move (2500: a net trained on 2500-node
-    /// self-play beat one trained on the same CPU time of 5000-node
-    /// self-play by +70 Elo; shards up to seed 303 were made at 5000).
-    #[arg(long, default_value_t = 2500, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Nodes searched for every move.
+    #[arg(long, default_value_t = NODES, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Games played at once, each on one thread with its own engine and
     /// hash table (default: all cores).
@@ -189,7 +192,7 @@ impl Default for Config {
             random_plies: 8,
             start_nodes: 1000,
             max_start_score: 300,
-            nodes: 2500,
+            nodes: NODES,
             max_plies: 400,
             hash_mb: 16,
             adjudication: Adjudication::default(),

@@ -297,7 +297,7 @@ const FAULTS: [&str; 6] = [
 fn faults(endings: &BTreeMap<String, u64>) -> String {
     let found: Vec<String> = endings
         .iter()
-        .filter(|(kind, count)| **count > 0 && FAULTS.contains(&kind.as_str()))
+        .filter(|(kind, _)| FAULTS.contains(&kind.as_str()))
         .map(|(kind, count)| format!("{count} {kind}"))
         .collect();
     found.join(", ")

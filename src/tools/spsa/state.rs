@@ -3,8 +3,9 @@
 //! repeat), the next iteration, the running totals and theta. A plain text
 //! file of `key value` lines, one `ending COUNT KIND` line per way the games
 //! ended (state files written before these lines existed read as none) and
-//! one `theta NAME VALUE` line per parameter; theta is written in Rust's shortest round-trip form, so that a resumed
-//! run continues from exactly the values it stopped at.
+//! one `theta NAME VALUE` line per parameter; theta is written in Rust's
+//! shortest round-trip form, so that a resumed run continues from exactly the
+//! values it stopped at.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
