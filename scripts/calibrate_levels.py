@@ -536,9 +536,10 @@ def prepare(args: argparse.Namespace):
 
 
 # The rungs that play the anchor: those nearest its strength, so that the
-# matches measure something (full strength scored 94% against it with net
-# 2; rung 16, 45,000 nodes, scored 67.5% in 100 games with net 3).
-ANCHOR_RUNGS = (15, 16)
+# matches measure something (with net 3, rung 15 scored 60% and rung 16
+# 67.5% in 100 games each; net 4 gains about 150 Elo at equal nodes, so
+# with it rung 14, rated 2371 with net 3, is the nearest: it scored 63.5% in 100 games with net 4).
+ANCHOR_RUNGS = (14,)
 
 # The clock check's rungs and the reference's nodes against each: near-even
 # matches in smoke runs of this ladder at 2+0.02, 20 games each (rung 6
