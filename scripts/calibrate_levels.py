@@ -536,9 +536,10 @@ def prepare(args: argparse.Namespace):
 
 
 # The rungs that play the anchor: those nearest its strength, so that the
-# matches measure something (with net 3, rung 15 scored 60% and rung 16
-# 67.5% in 100 games each; net 4 gains about 150 Elo at equal nodes, so
-# with it rung 14, rated 2371 with net 3, is the nearest: it scored 63.5% in 100 games with net 4).
+# matches measure something. With net 3, rung 15 scored 60% and rung 16
+# 67.5% in 100 games each; net 4 scored +151 against net 3 at 20,000 nodes
+# a move, so with it rung 14 (2371 with net 3) is the nearest: it scored
+# 63.5% in 100 games.
 ANCHOR_RUNGS = (14,)
 
 # The clock check's rungs and the reference's nodes against each: near-even
