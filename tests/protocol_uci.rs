@@ -324,7 +324,7 @@ fn d_and_eval() {
     };
     let (red, stm) = last.split_once(", ").unwrap();
     let board = xiangqi::Board::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1").unwrap();
-    let position = Position::with_network(board.clone(), default_network());
+    let mut position = Position::with_network(board.clone(), default_network());
     if EMBEDDED_NETWORK.is_some() {
         // The network's score, side to move's view, and its negation for Red.
         assert_eq!(number(stm), position.evaluate(), "{last}");

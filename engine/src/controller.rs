@@ -255,8 +255,8 @@ impl Engine {
     /// grade: below `large`, the hand-made evaluation with fewer terms, even
     /// when a network is loaded (a network has no terms to leave out).
     pub fn evaluate_with_knowledge(&self, board: &Board, knowledge: Grade) -> Score {
-        let pos = Position::with_network(board.clone(), self.network.clone());
-        crate::search::evaluate_with_knowledge(&pos, knowledge)
+        let mut pos = Position::with_network(board.clone(), self.network.clone());
+        crate::search::evaluate_with_knowledge(&mut pos, knowledge)
     }
 
     /// Start searching `board` (waiting first for a running job). Lines go

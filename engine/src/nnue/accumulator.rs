@@ -295,6 +295,39 @@ impl Accumulator {
         self.pieces = parent.pieces - captured.is_some() as u32;
     }
 
+    /// Become `parent` after `piece` moved by `mv` (capturing `captured`),
+    /// a move that changes neither view: what the stack applies when it
+    /// catches up with its pending moves, where the board of the time is gone.
+    #[inline]
+    fn update_in_views(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        (piece, mv): (Piece, Move),
+        captured: Option<Piece>,
+    ) {
+        self.values.resize(2 * net.l1(), 0);
+        self.views = parent.views;
+        for p in Color::BOTH {
+            simd::dispatch(
+                #[inline(always)]
+                || {
+                    by_width!(
+                        net.l1(),
+                        Self::update_half_n,
+                        self,
+                        parent,
+                        net,
+                        p,
+                        (piece, mv),
+                        captured
+                    )
+                },
+            );
+        }
+        self.pieces = parent.pieces - captured.is_some() as u32;
+    }
+
     /// `perspective`'s half: `parent`'s, `piece` moved by `mv` (capturing
     /// `captured`), in an unchanged view.
     #[inline(always)]
@@ -325,12 +358,33 @@ impl Accumulator {
     }
 }
 
+/// What a slot of the stack still owes to be its position's accumulator.
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    /// Nothing: its values are its position's.
+    Done,
+    /// Its parent's values after this move (which changes neither view).
+    Move(Piece, Move, Option<Piece>),
+    /// Its parent's values (a null move).
+    Null,
+}
+
 /// One accumulator per ply: the search pushes on make and pops on unmake.
 /// Slots are kept between uses, so a search allocates only on its first
 /// visit to a new depth.
+///
+/// Updates are lazy: a push notes the move, and the values are brought up
+/// to date only when the position is evaluated (walking back to the last
+/// slot that is, then forward). Many nodes are never evaluated (a table
+/// cutoff, a static evaluation from the table, a check, a repetition), and
+/// their updates are never made. A king move that changes its side's view
+/// is applied at once, as it needs the board of its time. A slot's views
+/// and piece count are always its position's, even while its values wait.
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     stack: Vec<Accumulator>,
+    /// `pending[i]`: what slot `i` owes (slot 0 never owes anything).
+    pending: Vec<Pending>,
     ply: usize,
     cache: RefreshCache,
 }
@@ -340,8 +394,11 @@ impl AccumulatorStack {
     pub fn new(net: &Network, board: &Board) -> AccumulatorStack {
         let mut stack = Vec::with_capacity(crate::score::MAX_PLY + 8);
         stack.push(Accumulator::from_board(net, board));
+        let mut pending = Vec::with_capacity(crate::score::MAX_PLY + 8);
+        pending.push(Pending::Done);
         AccumulatorStack {
             stack,
+            pending,
             ply: 0,
             cache: RefreshCache::new(),
         }
@@ -351,6 +408,7 @@ impl AccumulatorStack {
     pub fn refresh(&mut self, net: &Network, board: &Board) {
         self.ply = 0;
         self.stack[0].refresh(net, board);
+        self.pending[0] = Pending::Done;
         self.cache.clear();
     }
 
@@ -360,34 +418,75 @@ impl AccumulatorStack {
         self.ply
     }
 
-    /// The accumulator of the current position.
-    #[inline(always)]
-    pub fn current(&self) -> &Accumulator {
+    /// The accumulator of the current position, brought up to date.
+    #[inline]
+    pub fn current(&mut self, net: &Network) -> &Accumulator {
+        self.catch_up(net);
         &self.stack[self.ply]
+    }
+
+    /// The view the current position's `perspective` half is (or will be,
+    /// once brought up to date) computed in.
+    #[inline(always)]
+    pub fn view(&self, perspective: Color) -> View {
+        self.stack[self.ply].view(perspective)
+    }
+
+    /// How many plies up to the current one owe their updates.
+    pub fn owed_plies(&self) -> usize {
+        self.pending[..=self.ply]
+            .iter()
+            .rev()
+            .take_while(|p| !matches!(p, Pending::Done))
+            .count()
+    }
+
+    /// A slot for the next ply, and what it owes.
+    #[inline(always)]
+    fn next_slot(&mut self) -> usize {
+        let next = self.ply + 1;
+        if self.stack.len() <= next {
+            self.stack.push(self.stack[self.ply].clone());
+            self.pending.push(Pending::Done);
+        }
+        next
     }
 
     /// Push the accumulator after `mv`; `board` is the position before it.
     #[inline]
     pub fn push_move(&mut self, net: &Network, board: &Board, mv: Move) {
-        let next = self.ply + 1;
-        if self.stack.len() <= next {
-            self.stack.push(self.stack[self.ply].clone());
+        let piece = board
+            .piece_at(mv.from())
+            .expect("push_move: the move's from-square holds a piece");
+        let captured = board.piece_at(mv.to());
+        let changes_view = piece.kind() == PieceKind::King
+            && net.features().view(piece.color(), mv.to())
+                != self.stack[self.ply].views[piece.color().index()];
+        if changes_view {
+            self.catch_up(net);
         }
+        let next = self.next_slot();
         let (done, rest) = self.stack.split_at_mut(next);
-        rest[0].update_from_cached(&done[self.ply], net, board, mv, &mut self.cache);
+        let (parent, child) = (&done[self.ply], &mut rest[0]);
+        if changes_view {
+            child.update_from_cached(parent, net, board, mv, &mut self.cache);
+            self.pending[next] = Pending::Done;
+        } else {
+            child.views = parent.views;
+            child.pieces = parent.pieces - captured.is_some() as u32;
+            self.pending[next] = Pending::Move(piece, mv, captured);
+        }
         self.ply = next;
     }
 
     /// Push the accumulator after a null move (the same pieces).
     #[inline]
     pub fn push_null(&mut self) {
-        let next = self.ply + 1;
-        if self.stack.len() <= next {
-            self.stack.push(self.stack[self.ply].clone());
-        } else {
-            let (done, rest) = self.stack.split_at_mut(next);
-            rest[0].clone_from(&done[self.ply]);
-        }
+        let next = self.next_slot();
+        let (done, rest) = self.stack.split_at_mut(next);
+        rest[0].views = done[self.ply].views;
+        rest[0].pieces = done[self.ply].pieces;
+        self.pending[next] = Pending::Null;
         self.ply = next;
     }
 
@@ -398,10 +497,41 @@ impl AccumulatorStack {
         self.ply -= 1;
     }
 
+    /// Bring the current slot's values up to date: from the last slot
+    /// below it that is, apply what each slot above owes.
+    #[inline]
+    fn catch_up(&mut self, net: &Network) {
+        if matches!(self.pending[self.ply], Pending::Done) {
+            return;
+        }
+        let mut from = self.ply;
+        while !matches!(self.pending[from], Pending::Done) {
+            from -= 1;
+        }
+        for i in from + 1..=self.ply {
+            let (done, rest) = self.stack.split_at_mut(i);
+            let (parent, child) = (&done[i - 1], &mut rest[0]);
+            match self.pending[i] {
+                // (Every slot above `from` owes something.)
+                Pending::Done => {}
+                Pending::Move(piece, mv, captured) => {
+                    child.update_in_views(parent, net, (piece, mv), captured)
+                }
+                Pending::Null => {
+                    // In place: the slot keeps its allocation.
+                    child.values.resize(parent.values.len(), 0);
+                    child.values.copy_from_slice(&parent.values);
+                }
+            }
+            self.pending[i] = Pending::Done;
+        }
+    }
+
     /// The network's evaluation of the current position for `side_to_move`.
     #[inline]
-    pub fn evaluate(&self, net: &Network, side_to_move: Color) -> i32 {
-        evaluate(net, self.current(), side_to_move)
+    pub fn evaluate(&mut self, net: &Network, side_to_move: Color) -> i32 {
+        self.catch_up(net);
+        evaluate(net, &self.stack[self.ply], side_to_move)
     }
 }
 

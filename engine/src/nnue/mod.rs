@@ -34,7 +34,10 @@
 //!   into another bucket (or mirror) recomputes that king's perspective
 //!   only, from the refresh cache ([`finny`]: the half as it was when the
 //!   king last stood in that view, plus the pieces changed since); the
-//!   other is updated as usual.
+//!   other is updated as usual. The search's stack of accumulators applies
+//!   the updates lazily, when a position is evaluated, so that the many
+//!   nodes that never evaluate (table cutoffs, checks, repetitions) cost
+//!   no update.
 //! * **Output**: the side to move's accumulator, then the other's, through
 //!   SCReLU (clamp to [0, 1], square) into one linear output per bucket;
 //!   the number of pieces on the board picks the bucket

@@ -14,7 +14,7 @@ impl Worker<'_> {
     /// The static evaluation of the current position, as the `knowledge`
     /// and `randomness` options have it.
     #[inline(always)]
-    pub(super) fn evaluate(&self) -> Score {
+    pub(super) fn evaluate(&mut self) -> Score {
         if self.custom_eval {
             self.handicapped_evaluate()
         } else {
@@ -24,9 +24,9 @@ impl Worker<'_> {
 
     /// Less `knowledge` means the hand-made evaluation with fewer terms,
     /// even when a network is loaded: a network has no terms to leave out.
-    fn handicapped_evaluate(&self) -> Score {
+    fn handicapped_evaluate(&mut self) -> Score {
         let s = &self.limits.strength;
-        let v = evaluate_with_knowledge(&self.board, s.knowledge);
+        let v = evaluate_with_knowledge(&mut self.board, s.knowledge);
         let mask = s.noise_mask();
         if mask == 0 {
             v
@@ -57,7 +57,7 @@ impl Worker<'_> {
 /// The static evaluation under a `knowledge` grade, from the side to move's
 /// point of view: the position's own (network or hand-made) at `large`,
 /// else the hand-made evaluation with the grade's terms only.
-pub(crate) fn evaluate_with_knowledge(pos: &Position, knowledge: Grade) -> Score {
+pub(crate) fn evaluate_with_knowledge(pos: &mut Position, knowledge: Grade) -> Score {
     match knowledge {
         Grade::Large => pos.evaluate(),
         k => evaluate_partial(pos, |i| strength::keeps_term(k, i), k != Grade::None),
