@@ -5,8 +5,9 @@
 //! A quiet move subtracts the moving piece's old feature and adds its new
 //! one; a capture also subtracts the captured piece. [`Accumulator::update_from`]
 //! does that while copying the parent's values into the child's slot in one
-//! pass, which is how the search's [`AccumulatorStack`] (one accumulator per
-//! ply) uses it: push on make, pop on unmake, nothing to undo.
+//! pass. The search's [`AccumulatorStack`] (one accumulator per ply) does the
+//! same, lazily: push on make notes the move, evaluation applies what is
+//! owed, pop on unmake, nothing to undo.
 //!
 //! With king buckets, a king move that changes its side's [`View`] (bucket
 //! or mirror) changes every feature of that side's perspective: that half
@@ -275,21 +276,7 @@ impl Accumulator {
                 self.refresh_after_move(net, board, mv, (p, view), cache.as_deref_mut());
             } else {
                 self.views[i] = view;
-                simd::dispatch(
-                    #[inline(always)]
-                    || {
-                        by_width!(
-                            net.l1(),
-                            Self::update_half_n,
-                            self,
-                            parent,
-                            net,
-                            p,
-                            (piece, mv),
-                            captured
-                        )
-                    },
-                );
+                self.update_half(parent, net, p, (piece, mv), captured);
             }
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
@@ -309,27 +296,40 @@ impl Accumulator {
         self.values.resize(2 * net.l1(), 0);
         self.views = parent.views;
         for p in Color::BOTH {
-            simd::dispatch(
-                #[inline(always)]
-                || {
-                    by_width!(
-                        net.l1(),
-                        Self::update_half_n,
-                        self,
-                        parent,
-                        net,
-                        p,
-                        (piece, mv),
-                        captured
-                    )
-                },
-            );
+            self.update_half(parent, net, p, (piece, mv), captured);
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
     }
 
     /// `perspective`'s half: `parent`'s, `piece` moved by `mv` (capturing
-    /// `captured`), in an unchanged view.
+    /// `captured`), in an unchanged view; compiled for the net's width.
+    #[inline(always)]
+    fn update_half(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        perspective: Color,
+        (piece, mv): (Piece, Move),
+        captured: Option<Piece>,
+    ) {
+        simd::dispatch(
+            #[inline(always)]
+            || {
+                by_width!(
+                    net.l1(),
+                    Self::update_half_n,
+                    self,
+                    parent,
+                    net,
+                    perspective,
+                    (piece, mv),
+                    captured
+                )
+            },
+        );
+    }
+
+    /// [`Accumulator::update_half`] for `N`.
     #[inline(always)]
     fn update_half_n<const N: usize>(
         &mut self,
