@@ -399,7 +399,8 @@ def write(ladder: Ladder, matches: List[Match], args: argparse.Namespace) -> int
     tiny = bool(short or unplayed or falling) or args.tiny
     note = ("NOT A CALIBRATION (tiny, incomplete or non-monotone)." if tiny else
             f"{sum(r.games for _, r in results)} games in {len(results)} matches, "
-            f"{play_time(results)} of play (the sum of the matches' own wall times).")
+            f"{play_time(results)} of play (the sum of the wall times that the matches' summaries "
+            f"give: a match resumed from its PGN counts only its last run).")
     rs = ratings_rs(ladder, rated, args.games)
     table = readme_table(ladder, rated, results, note)
     if tiny:
@@ -539,7 +540,7 @@ def prepare(args: argparse.Namespace):
 # matches measure something. With net 3, rung 15 scored 60% and rung 16
 # 67.5% in 100 games each; net 4 scored +151 against net 3 at 20,000 nodes
 # a move, so with it rung 14 (2371 with net 3) is the nearest: it scored
-# 63.5% in 100 games.
+# 63.5% in 100 games with net 4, 52.2% in 200 with net 5.
 ANCHOR_RUNGS = (14,)
 
 # The clock check's rungs and the reference's nodes against each: near-even

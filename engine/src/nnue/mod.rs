@@ -106,7 +106,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use xiangqi::Color;
 
-/// The network file built into the binary: `engine/nets/jiangjun-4.nnue`,
+/// The network file built into the binary: `engine/nets/jiangjun-5.nnue`,
 /// whose provenance (data, seeds, node budget, trainer command and commit)
 /// is written in `engine/nets/README.md`.
 ///
@@ -120,7 +120,7 @@ use xiangqi::Color;
 /// net, at first) stays. The tools' `--evalfile` (`bench`, `datagen`) read
 /// the same values and default to this net too. `None` here would make the
 /// hand-made evaluation the default again.
-pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-4.nnue"));
+pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-5.nnue"));
 
 /// The network engines start with: the embedded one, read once and shared,
 /// or `None` (the hand-made evaluation) when none is embedded.
