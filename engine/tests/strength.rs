@@ -167,8 +167,8 @@ fn randomness_varies_the_play_only_when_asked() {
     // search through a noisy evaluation searches another tree (pruning and
     // reductions read the evaluation), so its score is not bounded by the
     // noise's ±7: with net 5, tiny noise moved this depth-6 score by -3 to
-    // +41 over seeds 1 to 16 (mean 9.7), huge noise by -10 to +87 (mean
-    // 23.5), measured with these searches at 49f77f2 (the vectors below,
+    // +41 over seeds 1 to 16 (mean size 10.4), huge noise by -10 to +87
+    // (mean size 24.8), measured with these searches at 49f77f2 (the vectors below,
     // printed on failure). (The bar before, within 30 at one seed, held for
     // net 4 by that seed's draw.) So: every tiny shift under a pawn (100),
     // and tiny's mean shift under huge's.
