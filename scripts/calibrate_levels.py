@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Calibrate Jiangjun's strength ladder with `jiangjun match`, and write the
-results: engine/src/ladder_ratings.rs and the README's ladder table.
+results: engine/src/ladder_ratings.rs and the ladder table in docs/levels.md.
 
 The ladder (rungs, budgets, the Skill Level that selects each rung, the
 anchor and its assumed rating) is read from `jiangjun ladder`, so this
@@ -54,8 +54,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def paths(root: str) -> Tuple[str, str]:
-    """The files the writer rewrites: the ratings module and the README."""
-    return os.path.join(root, "engine", "src", "ladder_ratings.rs"), os.path.join(root, "README.md")
+    """The files the writer rewrites: the ratings module and the levels document."""
+    return (os.path.join(root, "engine", "src", "ladder_ratings.rs"),
+            os.path.join(root, "docs", "levels.md"))
 
 
 TABLE_BEGIN = "<!-- ladder-table:begin (written by scripts/calibrate_levels.py) -->"
@@ -317,7 +318,7 @@ def rust_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def readme_table(ladder: Ladder, rated, results, note: str) -> str:
+def levels_table(ladder: Ladder, rated, results, note: str) -> str:
     by_pair = {(m.a, m.b): r for m, r in results}
     lines = [
         f"Measured at {ladder.tc}, anchored at {ladder.anchor_name} = {ladder.anchor_elo} "
@@ -361,11 +362,11 @@ def play_time(results) -> str:
     return text + (f", {unknown} matches untimed" if unknown else "")
 
 
-def replace_table(readme: str, table: str) -> str:
-    i, j = readme.find(TABLE_BEGIN), readme.find(TABLE_END)
+def replace_table(doc: str, table: str) -> str:
+    i, j = doc.find(TABLE_BEGIN), doc.find(TABLE_END)
     if i < 0 or j < i:
-        sys.exit(f"README has no {TABLE_BEGIN} ... {TABLE_END} block")
-    return readme[:i + len(TABLE_BEGIN)] + "\n" + table + "\n" + readme[j:]
+        sys.exit(f"docs/levels.md has no {TABLE_BEGIN} ... {TABLE_END} block")
+    return doc[:i + len(TABLE_BEGIN)] + "\n" + table + "\n" + doc[j:]
 
 
 def write(ladder: Ladder, matches: List[Match], args: argparse.Namespace) -> int:
@@ -402,7 +403,7 @@ def write(ladder: Ladder, matches: List[Match], args: argparse.Namespace) -> int
             f"{play_time(results)} of play (the sum of the wall times that the matches' summaries "
             f"give: a match resumed from its PGN counts only its last run).")
     rs = ratings_rs(ladder, rated, args.games)
-    table = readme_table(ladder, rated, results, note)
+    table = levels_table(ladder, rated, results, note)
     if tiny:
         # Never into the repository: too few games to be the table.
         rs_path = os.path.join(args.out, "ladder_ratings.rs")
@@ -412,12 +413,12 @@ def write(ladder: Ladder, matches: List[Match], args: argparse.Namespace) -> int
         with open(md_path, "w") as f:
             f.write(table + "\n")
     else:
-        rs_path, readme = paths(args.target_root)
-        with open(readme) as f:
+        rs_path, doc_path = paths(args.target_root)
+        with open(doc_path) as f:
             text = replace_table(f.read(), table)
-        with open(readme, "w") as f:
+        with open(doc_path, "w") as f:
             f.write(text)
-        log(f"wrote {rs_path} and the table in {readme}")
+        log(f"wrote {rs_path} and the table in {doc_path}")
     with open(rs_path, "w") as f:
         f.write(rs)
     # In the project's format, so that `cargo fmt --check` stays clean.
@@ -592,7 +593,7 @@ def main() -> int:
     p.add_argument("--ref-nodes", type=int, default=3000,
                    help="verify: Fairy-Stockfish's nodes a move for a clock rung without its own")
     p.add_argument("--target-root", default=ROOT,
-                   help="the tree whose engine/src/ladder_ratings.rs and README.md are written")
+                   help="the tree whose engine/src/ladder_ratings.rs and docs/levels.md are written")
     p.add_argument("--only", metavar="REGEX",
                    help="play only the matches whose tag matches (e.g. the budget-limited "
                    "ones, which a loaded machine cannot distort, apart from those on the clock)")
