@@ -354,7 +354,7 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The README's recipe for many machines: `scripts/datagen_shards.sh` runs
+/// The recipe for many machines (`docs/nnue.md`): `scripts/datagen_shards.sh` runs
 /// one `jiangjun datagen --seed N` per shard under GNU parallel and
 /// concatenates them. Run here with two shards: each shard equals a direct
 /// run of its seed, and the concatenation is the two files, byte for byte
@@ -589,8 +589,8 @@ fn adjudication_flags_default_to_the_constants() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The node budget a move defaults to 2500 (engine/nets/README.md, "Cheaper
-/// self-play": a net trained on 2500-node self-play beat one trained on the
+/// The node budget a move defaults to 2500
+/// (`notes/2026-11-26-cheaper-self-play.md`: a net trained on 2500-node self-play beat one trained on the
 /// same CPU time of 5000-node self-play), in the flag and in
 /// `Config::default()` alike.
 #[test]

@@ -179,7 +179,10 @@ fn every_relative_link_in_the_documentation_resolves() {
             }
         }
     }
-    assert!(checked > 100, "only {checked} links found: is the parser blind?");
+    assert!(
+        checked > 100,
+        "only {checked} links found: is the parser blind?"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
@@ -228,7 +231,10 @@ fn the_ladder_table_is_in_docs_levels_and_of_this_calibration() {
     let script = fs::read_to_string(Path::new(ROOT).join("scripts/calibrate_levels.py"))
         .expect("calibrate_levels.py");
     assert!(script.contains(begin) && script.contains(end));
-    assert!(script.contains(r#""docs", "levels.md""#), "the script writes docs/levels.md");
+    assert!(
+        script.contains(r#""docs", "levels.md""#),
+        "the script writes docs/levels.md"
+    );
     if let Some(c) = CALIBRATION {
         let table = &text[i..j];
         let signed = format!("with the engine whose `bench` is {}", c.bench);

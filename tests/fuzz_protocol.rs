@@ -266,7 +266,7 @@ fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
 }
 
 /// The position a position-setting command gives, written from the
-/// protocol's rules (README: "Bad input ...") and not from the engine's
+/// protocol's rules (`docs/protocols.md`, "Bad input") and not from the engine's
 /// parser: `None` if `piece` is not such a command (only `position`, and
 /// the bare `fen ...` / `startpos ...` form, set the position, in both
 /// dialects), `Some(None)` if it is one that must be refused (no

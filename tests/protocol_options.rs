@@ -71,19 +71,25 @@ fn eval_file_default() -> &'static str {
     }
 }
 
-/// The README's option table states `UCI_Elo`'s range in words: it must be
-/// the range the engine announces, which every calibration of the ladder
-/// moves (the row once kept an older calibration's range).
+/// The option tables of the README and of `docs/protocols.md` state
+/// `UCI_Elo`'s range in words: it must be the range the engine announces,
+/// which every calibration of the ladder moves (the row once kept an older
+/// calibration's range).
 #[test]
 fn readme_states_the_uci_elo_range_the_engine_announces() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let readme = std::fs::read_to_string(path).expect("README.md is readable");
-    let row = readme
-        .lines()
-        .find(|l| l.starts_with("| `UCI_Elo` |"))
-        .expect("README.md's option table has a UCI_Elo row");
-    let range = format!("({ELO_MIN}-{ELO_MAX}: rung 0 to full strength");
-    assert!(row.contains(&range), "the row should say {range}: {row}");
+    for file in ["README.md", "docs/protocols.md"] {
+        let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the document is readable");
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("| `UCI_Elo` |"))
+            .unwrap_or_else(|| panic!("{file}'s option table has a UCI_Elo row"));
+        let range = format!("({ELO_MIN}-{ELO_MAX}: rung 0 to full strength");
+        assert!(
+            row.contains(&range),
+            "{file}: the row should say {range}: {row}"
+        );
+    }
 }
 
 #[test]

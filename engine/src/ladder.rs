@@ -55,8 +55,8 @@ const fn rung(nodes: u64, lines: usize, weakness: u64, noise: Score) -> Rung {
 /// budget, pick among them and blur their evaluation, less at each rung:
 /// they play plausible moves up to about a pawn worse than their best.
 /// The budgets of rungs 0 to 3 are totals over the four lines, so they
-/// exceed rung 4's: what rises is the budget of each line. The README has
-/// the matches behind each choice.
+/// exceed rung 4's: what rises is the budget of each line. The matches
+/// behind each choice are in `notes/2026-11-25-ladder-budgets.md`.
 pub const RUNGS: [Rung; 20] = [
     rung(200, 4, 112, 63),
     rung(400, 4, 96, 31),

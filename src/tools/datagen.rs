@@ -78,7 +78,7 @@ use xiangqi::{Board, Color};
 pub const DEFAULT_OPENINGS: &str = "../shared/data/openings/openings.epd";
 /// Nodes searched for every move. 2500: a net trained on 2500-node
 /// self-play beat one trained on the same CPU time of 5000-node self-play by
-/// +70 Elo (engine/nets/README.md, "Cheaper self-play"); shards up to seed
+/// +70 Elo (`notes/2026-11-26-cheaper-self-play.md`); shards up to seed
 /// 303 were made at 5000.
 pub const NODES: u64 = 2500;
 /// Repetition ends a game at this occurrence of a position.

@@ -76,7 +76,7 @@ pub struct Args {
     /// Weight of the search score against the game result in the target (0..=1).
     /// 1.0 (the score alone): trained with 0.75, a 1024-wide net scored −203 Elo
     /// against net 3 at equal nodes, the same net with 1.0 +33
-    /// (`engine/nets/README.md`, candidates d4 and d2).
+    /// (`notes/2026-11-26-net4.md`, candidates d4 and d2).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
     /// Training threads (default: all cores).

@@ -107,8 +107,9 @@ use std::sync::{Arc, OnceLock};
 use xiangqi::Color;
 
 /// The network file built into the binary: `engine/nets/jiangjun-5.nnue`,
-/// whose provenance (data, seeds, node budget, trainer command and commit)
-/// is written in `engine/nets/README.md`.
+/// described in `engine/nets/README.md`; its provenance (data, seeds, node
+/// budget, trainer command and commit, matches) is in
+/// `notes/2026-11-26-net5.md`.
 ///
 /// This is the one place that embeds a net: every `Engine` starts with it
 /// (the bench node count is the net's, pinned in
