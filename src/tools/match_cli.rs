@@ -13,7 +13,11 @@ use xiangqi_match::time_control::TimeControl;
 use xiangqi_match::{MatchConfig, MatchError, read_openings, shard};
 
 #[derive(clap::Args)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    args_override_self = true
+)]
 pub struct MatchArgs {
     #[command(subcommand)]
     pub command: Option<MatchCommand>,
