@@ -135,6 +135,15 @@ fn whole() -> &'static (String, String) {
         let summary = play(&["--pgn", pgn.to_str().unwrap()]);
         let text = std::fs::read_to_string(&pgn).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
+        // The games differ (else equal PGNs would prove little): one per
+        // opening at least, and not every game has one result.
+        let games: std::collections::BTreeSet<&str> = text.split("[Event ").collect();
+        let results: std::collections::BTreeSet<&str> =
+            text.lines().filter(|l| l.starts_with("[Result ")).collect();
+        if match_args().iter().any(|a| a == "--openings") {
+            assert!(games.len() > 4, "{text}");
+            assert!(results.len() > 1, "{text}");
+        }
         (text, summary)
     })
 }
@@ -241,9 +250,10 @@ fn refusals(dir: &Path, s1: &Path, s2: &Path) {
 fn a_stopped_shard_resumes_and_other_settings_are_refused() {
     let dir = temp_dir("resume");
     let (s1, s2) = (dir.join("s1.pgn"), dir.join("s2.pgn"));
-    play(&["--shard", "1/2", "--pgn", s1.to_str().unwrap()]);
+    // Shards that split the pair of games 3 and 4: the merge still counts it.
+    play(&["--shard-games", "0..3", "--pgn", s1.to_str().unwrap()]);
     // Shard 2 stopped after its first game: the rest of its PGN lost.
-    play(&["--shard", "2/2", "--pgn", s2.to_str().unwrap()]);
+    play(&["--shard-games", "3..8", "--pgn", s2.to_str().unwrap()]);
     let text = std::fs::read_to_string(&s2).unwrap();
     let second = text[1..].find("[Event ").unwrap() + 1;
     std::fs::write(&s2, &text[..second]).unwrap();
@@ -256,7 +266,7 @@ fn a_stopped_shard_resumes_and_other_settings_are_refused() {
             "--games",
             "10",
             "--shard-games",
-            "4..8",
+            "3..8",
             "--resume",
             "--pgn",
         ]
@@ -274,8 +284,9 @@ fn a_stopped_shard_resumes_and_other_settings_are_refused() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&s2).unwrap(), before);
-    // The same settings: the three missing games are played.
-    let summary = play(&["--shard", "2/2", "--resume", "--pgn", s2.to_str().unwrap()]);
+    // The same settings: the four missing games are played.
+    let s2_arg = s2.to_str().unwrap();
+    let summary = play(&["--shard-games", "3..8", "--resume", "--pgn", s2_arg]);
     assert!(
         summary.contains("(1 of them from the PGN resumed)"),
         "{summary}"
