@@ -5,10 +5,13 @@
 //! A shard's PGN `X.pgn` has a settings file `X.pgn.settings` beside it:
 //! every setting that makes two runs parts of one match (engines, time
 //! control, openings, number of games, SPRT, adjudication and rules), then
-//! the games of this shard and the seconds it took. It is written before
+//! the games of this shard and the seconds it took. The engines' programs
+//! are named by their contents too, so a shard played by another build is
+//! not merged with the rest. It is written before
 //! the first game, so a shard that was stopped still says what it is; a
 //! shard resumed with other settings is refused.
 
+use crate::engine::EngineSpec;
 use crate::{MatchConfig, MatchError};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -67,14 +70,59 @@ pub fn parse_range(text: &str, games: usize) -> Result<Range<usize>, String> {
 /// FNV-1a, 64 bits: a fingerprint of the opening list that stays the same
 /// on every machine and version (std's hashers promise neither).
 fn fnv1a(parts: &[String]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = FNV_START;
     for p in parts {
-        for b in p.bytes().chain(std::iter::once(b'\n')) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        h = fnv1a_bytes(h, p.as_bytes());
+        h = fnv1a_bytes(h, b"\n");
     }
     h
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+fn fnv1a_bytes(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The files an engine runs, by content: its program (found as the
+/// operating system finds it: on `PATH` unless the name has a `/`) and each
+/// argument that names a file (a script). Shards played by other builds
+/// installed at the same path are so told apart.
+fn program_fingerprint(spec: &EngineSpec) -> String {
+    let dir = spec.dir.as_deref().map(Path::new);
+    let in_dir = |name: &str| -> Option<PathBuf> {
+        let p = Path::new(name);
+        let candidates = dir.map(|d| d.join(p)).into_iter().chain([p.to_path_buf()]);
+        candidates.into_iter().find(|c| c.is_file())
+    };
+    let program = if spec.cmd.contains('/') {
+        in_dir(&spec.cmd)
+    } else {
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|d| d.join(&spec.cmd))
+                .find(|c| c.is_file())
+        })
+    };
+    let print = |path: Option<PathBuf>| match path.map(std::fs::read) {
+        Some(Ok(bytes)) => format!(
+            "fnv1a64={:016x},bytes={}",
+            fnv1a_bytes(FNV_START, &bytes),
+            bytes.len()
+        ),
+        _ => "unknown".to_string(),
+    };
+    let mut text = format!("program {} {}", spec.name, print(program));
+    for a in &spec.args {
+        if let Some(file) = in_dir(a) {
+            text.push_str(&format!(" arg {a} {}", print(Some(file))));
+        }
+    }
+    text
 }
 
 /// The settings of a match, one `key value` a line: what must be the same
@@ -108,6 +156,8 @@ pub fn settings_lines(cfg: &MatchConfig) -> Vec<String> {
         format!("games {}", cfg.games),
         format!("engine {}", cfg.engines[0].to_text()),
         format!("engine {}", cfg.engines[1].to_text()),
+        program_fingerprint(&cfg.engines[0]),
+        program_fingerprint(&cfg.engines[1]),
         format!("tc {}", cfg.tc),
         format!(
             "openings {} fnv1a64={:016x}",
@@ -275,7 +325,6 @@ impl ShardFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineSpec;
     use crate::time_control::TimeControl;
 
     #[test]
@@ -327,6 +376,22 @@ mod tests {
             Some(("games 8".into(), "games 10".into()))
         );
         assert!(ShardInfo::parse("games 3\nshard 0..3\n").is_err());
+        // The program's contents, not its path, and a script argument's.
+        let dir = std::env::temp_dir().join(format!("xm-shard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("e"), "abc").unwrap();
+        std::fs::write(dir.join("s.py"), "x").unwrap();
+        let spec = |cmd: &str| {
+            let text = format!("name=E,cmd={cmd},arg=s.py,arg=uci,dir={}", dir.display());
+            program_fingerprint(&EngineSpec::parse(&text).unwrap())
+        };
+        // FNV-1a 64 of "abc" and "x" (checked with a few lines of Python).
+        let abc =
+            "program E fnv1a64=e71fa2190541574b,bytes=3 arg s.py fnv1a64=af63f54c86021707,bytes=1";
+        assert_eq!(spec("./e"), abc);
+        assert_eq!(spec(&dir.join("e").to_string_lossy()), abc);
+        assert!(spec("./none").starts_with("program E unknown arg s.py"));
+        let _ = std::fs::remove_dir_all(&dir);
         assert!(ShardInfo::parse("format 1\nshard 0-3\n").is_err());
         assert!(ShardInfo::parse("format 1\n").is_err());
     }
