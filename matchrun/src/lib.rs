@@ -17,6 +17,11 @@
 //! game `n` (the `Round` tag) always has the same opening and colours, so
 //! the games in the PGN are counted and the others played.
 //!
+//! A match can also be played in shards, on many cores or machines
+//! ([`MatchConfig::shard`], [`shard`]): each shard plays a range of the
+//! games, each game as the whole match would, and [`merge::merge`] joins
+//! the shards' PGNs into the match's PGN and [`Summary`].
+//!
 //! ```no_run
 //! use xiangqi_match::engine::EngineSpec;
 //! use xiangqi_match::time_control::TimeControl;
@@ -43,21 +48,29 @@ pub mod engine;
 pub mod game;
 pub mod host;
 pub mod kv;
+pub mod merge;
 pub mod pgn;
+mod resume;
+pub mod shard;
 pub mod spec;
 pub mod stats;
+mod tally;
 pub mod time_control;
 
 use engine::{Engine, EngineSpec, StartError};
 use game::GameConfig;
 use pgn::GameRecord;
+use resume::{open_pgn, resume_from};
+use shard::ShardFile;
 use stats::{Penta, Sprt, SprtDecision, Wdl};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
+use tally::Tally;
 use thiserror::Error;
 use time_control::TimeControl;
 
@@ -89,9 +102,27 @@ pub struct MatchConfig {
     /// and the others are added to it. A PGN that does not exist yet starts
     /// the match.
     pub resume: bool,
+    /// Play only these games (indices from 0, the PGN's `Round` minus 1):
+    /// one shard of the match, each game with the opening and colours the
+    /// whole match gives it. A shard needs `pgn`, next to which it writes
+    /// the match's settings ([`shard`]); its SPRT does not stop it early,
+    /// as the other shards' games count too ([`merge`] joins them).
+    pub shard: Option<Range<usize>>,
 }
 
 impl MatchConfig {
+    /// The games this run plays (or resumes): the shard's, or all.
+    pub fn games_to_play(&self) -> Result<Range<usize>, MatchError> {
+        match &self.shard {
+            None => Ok(0..self.games),
+            Some(r) if r.start < r.end && r.end <= self.games => Ok(r.clone()),
+            Some(r) => Err(MatchError::Shard(format!(
+                "shard {}..{} is not a non-empty range of the match's {} games",
+                r.start, r.end, self.games
+            ))),
+        }
+    }
+
     /// Two games from the start position at `tc`, one at a time, with the
     /// default [`GameConfig`], no PGN, no SPRT, no progress line. Two
     /// engines of the same name are told apart by a `-2` on the second.
@@ -112,6 +143,7 @@ impl MatchConfig {
             game: GameConfig::default(),
             progress: false,
             resume: false,
+            shard: None,
         }
     }
 }
@@ -142,6 +174,14 @@ pub enum MatchError {
     Resume { path: PathBuf, reason: String },
     #[error("resuming a match needs its PGN")]
     ResumeWithoutPgn,
+    /// A shard that cannot be played (no PGN, games outside the match).
+    #[error("{0}")]
+    Shard(String),
+    #[error("{}: {reason}", .path.display())]
+    Settings { path: PathBuf, reason: String },
+    /// Shards that do not make one match.
+    #[error("cannot merge: {0}")]
+    Merge(String),
 }
 
 /// Results from the first engine's point of view.
@@ -162,6 +202,8 @@ pub struct Summary {
     pub seconds: f64,
     /// Games counted from the PGN of a resumed match.
     pub resumed: u64,
+    /// The games of a shard and the match's number of games.
+    pub shard: Option<(Range<usize>, usize)>,
 }
 
 impl Summary {
@@ -184,6 +226,13 @@ impl Summary {
             s.push_str(&format!(
                 "({} of them from the PGN resumed)\n",
                 self.resumed
+            ));
+        }
+        if let Some((r, games)) = &self.shard {
+            s.push_str(&format!(
+                "(one shard: games {}-{} of {games}; `jiangjun match merge` joins the shards)\n",
+                r.start + 1,
+                r.end
             ));
         }
         s.push_str(&format!(
@@ -318,158 +367,13 @@ pub fn game_setup(index: usize, openings: usize) -> (usize, bool) {
     ((index / 2) % openings.max(1), index.is_multiple_of(2))
 }
 
-/// Running counts: the summary's and the pairs waiting for their partner.
-struct Tally {
-    summary: Summary,
-    /// Points of the first engine in each pair's first finished game.
-    pair_half: BTreeMap<usize, f64>,
-}
-
-impl Tally {
-    /// Count game `index`, whose `result` is from Red's view.
-    fn add(&mut self, index: usize, result: &str, a_red: bool, ending: String) {
-        let s = &mut self.summary;
-        // Points of the first engine.
-        let a = match (result, a_red) {
-            ("1-0", true) | ("0-1", false) => Some(1.0),
-            ("0-1", true) | ("1-0", false) => Some(0.0),
-            ("1/2-1/2", _) => Some(0.5),
-            _ => None,
-        };
-        match a {
-            Some(1.0) => s.wdl.wins += 1,
-            Some(0.0) => s.wdl.losses += 1,
-            Some(_) => s.wdl.draws += 1,
-            None => {}
-        }
-        *s.terminations.entry(ending).or_default() += 1;
-        if let Some(a) = a {
-            let pair = index / 2;
-            if let Some(other) = self.pair_half.remove(&pair) {
-                s.penta.counts[Summary::pair_score(a + other)] += 1;
-            } else {
-                self.pair_half.insert(pair, a);
-            }
-        }
-        if let Some(sp) = s.sprt {
-            let llr = if s.penta.pairs() > 0 {
-                sp.llr_penta(&s.penta)
-            } else {
-                sp.llr_wdl(&s.wdl)
-            };
-            s.llr = Some(llr);
-            s.decision = Some(sp.decide(llr));
-        }
-    }
-
-    fn decided(&self) -> bool {
-        self.summary
-            .decision
-            .is_some_and(|d| d != SprtDecision::Continue)
-    }
-}
-
-/// The games of the PGN at `path` (none if there is no such file), checked
-/// against the match: count them into `tally`. Returns the indices of the
-/// games found and the length of the PGN's complete part.
-fn resume_from(
-    cfg: &MatchConfig,
-    path: &Path,
-    tally: &mut Tally,
-) -> Result<(Vec<usize>, usize), MatchError> {
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(source) => {
-            return Err(MatchError::ReadPgn {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
-    };
-    let bad = |reason: String| MatchError::Resume {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let file = pgn::read_pgn(&text);
-    let names = [&cfg.engines[0].name, &cfg.engines[1].name];
-    let mut seen = std::collections::BTreeSet::new();
-    for (k, g) in file.games.iter().enumerate() {
-        let round = g
-            .tag("Round")
-            .and_then(|r| r.parse::<usize>().ok())
-            .filter(|&r| r > 0)
-            .ok_or_else(|| bad(format!("game {} has no Round number", k + 1)))?;
-        let index = round - 1;
-        if !seen.insert(index) {
-            return Err(bad(format!("game {round} is in it twice")));
-        }
-        let (opening, a_red) = game_setup(index, cfg.openings.len());
-        let (red, black) = (g.tag("White").unwrap_or(""), g.tag("Black").unwrap_or(""));
-        let want = if a_red { names } else { [names[1], names[0]] };
-        if [red, black] != [want[0].as_str(), want[1].as_str()] {
-            return Err(bad(format!(
-                "game {round} is {red} vs {black}; this match has {} vs {} in it",
-                want[0], want[1]
-            )));
-        }
-        if g.tag("FEN") != Some(cfg.openings[opening].as_str()) {
-            return Err(bad(format!(
-                "game {round} did not start from opening {} of this match",
-                opening + 1
-            )));
-        }
-        let result = g.tag("Result").unwrap_or(&g.result);
-        let ending = termination_kind(&g.reason, g.tag("Termination").unwrap_or(""));
-        tally.add(index, result, a_red, ending);
-    }
-    if file.complete_len < text.len() && !text[file.complete_len..].trim().is_empty() {
-        eprintln!(
-            "{}: dropping a game that was cut short ({} bytes); it is played again",
-            path.display(),
-            text.len() - file.complete_len
-        );
-    }
-    // Keep what follows the last game if it is only blank lines.
-    let keep = if text[file.complete_len..].trim().is_empty() {
-        text.len()
+/// The time control(s) as the summary names them.
+pub(crate) fn tc_text(tcs: &[TimeControl; 2]) -> String {
+    if tcs[0] == tcs[1] {
+        tcs[0].to_string()
     } else {
-        file.complete_len
-    };
-    Ok((seen.into_iter().collect(), keep))
-}
-
-/// Open the PGN: a new file, or the one resumed, cut after its last
-/// complete game and ready for the next one.
-fn open_pgn(path: &Path, resume_len: Option<usize>) -> Result<std::fs::File, MatchError> {
-    let create = |source| MatchError::CreatePgn {
-        path: path.to_path_buf(),
-        source,
-    };
-    let Some(len) = resume_len.filter(|_| path.exists()) else {
-        return std::fs::File::create(path).map_err(create);
-    };
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(create)?;
-    f.set_len(len as u64).map_err(MatchError::WritePgn)?;
-    let mut tail = Vec::new();
-    if len > 0 {
-        use std::io::{Read, Seek, SeekFrom};
-        f.seek(SeekFrom::Start(len.saturating_sub(2) as u64))
-            .and_then(|_| f.read_to_end(&mut tail))
-            .map_err(MatchError::WritePgn)?;
-        // A blank line between the games.
-        let gap = match tail.as_slice() {
-            [.., b'\n', b'\n'] => "",
-            [.., b'\n'] => "\n",
-            _ => "\n\n",
-        };
-        f.write_all(gap.as_bytes()).map_err(MatchError::WritePgn)?;
+        format!("{} vs {}", tcs[0], tcs[1])
     }
-    Ok(f)
 }
 
 /// Play the match. Engines that cannot be started at all are an error;
@@ -480,19 +384,22 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let tcs: [TimeControl; 2] =
         std::array::from_fn(|k| cfg.engines[k].tc.clone().unwrap_or_else(|| cfg.tc.clone()));
     let started = Instant::now();
-    let mut tally = Tally {
-        summary: Summary {
-            names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
-            sprt: cfg.sprt,
-            tc: if tcs[0] == tcs[1] {
-                tcs[0].to_string()
-            } else {
-                format!("{} vs {}", tcs[0], tcs[1])
-            },
-            ..Summary::default()
-        },
-        pair_half: BTreeMap::new(),
+    let range = cfg.games_to_play()?;
+    let mut tally = Tally::new(Summary {
+        names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+        sprt: cfg.sprt,
+        tc: tc_text(&tcs),
+        shard: cfg.shard.clone().map(|r| (r, cfg.games)),
+        ..Summary::default()
+    });
+    // The settings go next to the shard's PGN before any game is played.
+    let shard_file = match (&cfg.shard, &cfg.pgn) {
+        (Some(_), Some(pgn)) => Some(ShardFile::open(cfg, pgn)?),
+        (Some(_), None) => return Err(MatchError::Shard("a shard needs --pgn".into())),
+        _ => None,
     };
+    // Only a whole match may stop when its SPRT decides.
+    let may_stop = cfg.shard.is_none();
     let (done, resume_len) = if cfg.resume {
         let path = cfg.pgn.as_ref().ok_or(MatchError::ResumeWithoutPgn)?;
         let (done, len) = resume_from(cfg, path, &mut tally)?;
@@ -501,10 +408,12 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         (Vec::new(), None)
     };
     tally.summary.resumed = done.len() as u64;
-    let pending: Vec<usize> = (0..cfg.games)
-        .filter(|i| done.binary_search(i).is_err())
-        .collect();
-    let pending: &[usize] = if tally.decided() { &[] } else { &pending };
+    let pending: Vec<usize> = range.filter(|i| done.binary_search(i).is_err()).collect();
+    let pending: &[usize] = if may_stop && tally.decided() {
+        &[]
+    } else {
+        &pending
+    };
     // Fail fast if an engine cannot even start.
     if !pending.is_empty() {
         for spec in &cfg.engines {
@@ -568,7 +477,7 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
             }
             let ending = termination_kind(&rec.reason, rec.termination);
             tally.add(f.index, rec.result, f.a_red, ending);
-            if tally.decided() {
+            if may_stop && tally.decided() {
                 stop.store(true, Ordering::Relaxed);
             }
             if cfg.progress {
@@ -587,6 +496,9 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     })?;
     let mut summary = tally.summary;
     summary.seconds = started.elapsed().as_secs_f64();
+    if let Some(f) = shard_file {
+        f.finish(summary.seconds)?;
+    }
     Ok(summary)
 }
 

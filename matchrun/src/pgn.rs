@@ -160,6 +160,9 @@ pub struct PgnFile {
     /// Bytes up to the end of the last complete game (and the blank lines
     /// after it); anything beyond is a game cut short.
     pub complete_len: usize,
+    /// Where each game's text is (tags to result, with the blank lines
+    /// after it): a game is copied as it was written from `text[span]`.
+    pub spans: Vec<std::ops::Range<usize>>,
 }
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -171,15 +174,21 @@ pub fn read_pgn(text: &str) -> PgnFile {
     let mut out = PgnFile::default();
     let mut game = PgnGame::default();
     let mut movetext = String::new();
-    // Keep `game` if its movetext ends with a result; it ends at `end`.
-    let finish = |game: &mut PgnGame, movetext: &mut String, end: usize, out: &mut PgnFile| {
+    // Where the game being read starts.
+    let mut begin = None;
+    // Keep `game` if its movetext ends with a result; it is `span`.
+    let finish = |game: &mut PgnGame,
+                  movetext: &mut String,
+                  span: std::ops::Range<usize>,
+                  out: &mut PgnFile| {
         let (moves, reason, last) = split_movetext(movetext);
         if let Some(r) = last.filter(|r| RESULTS.contains(&r.as_str())) {
             game.moves = moves;
             game.reason = reason;
             game.result = r;
             out.games.push(std::mem::take(game));
-            out.complete_len = end;
+            out.complete_len = span.end;
+            out.spans.push(span);
         }
         *game = PgnGame::default();
         movetext.clear();
@@ -192,8 +201,10 @@ pub fn read_pgn(text: &str) -> PgnFile {
         // A tag (or the start of one cut short) begins a game.
         if t.starts_with('[') {
             if !movetext.is_empty() {
-                finish(&mut game, &mut movetext, start, &mut out);
+                let from = begin.take().unwrap_or(start);
+                finish(&mut game, &mut movetext, from..start, &mut out);
             }
+            begin.get_or_insert(start);
             let inner = t.strip_suffix(']').unwrap_or("");
             if let Some((k, v)) = inner[1.min(inner.len())..].split_once(char::is_whitespace) {
                 let v = v.trim();
@@ -207,11 +218,13 @@ pub fn read_pgn(text: &str) -> PgnFile {
                 out.complete_len = offset;
             }
         } else {
+            begin.get_or_insert(start);
             movetext.push_str(line);
         }
     }
     if !game.tags.is_empty() || !movetext.is_empty() {
-        finish(&mut game, &mut movetext, text.len(), &mut out);
+        let from = begin.unwrap_or(0);
+        finish(&mut game, &mut movetext, from..text.len(), &mut out);
     }
     out
 }
@@ -314,8 +327,11 @@ mod tests {
         assert_eq!(g.result, "0-1");
         assert_eq!(file.games[1].moves, Vec::<String>::new());
         assert_eq!(file.games[1].reason, "B wins by checkmate");
+        // Each game's text is where its span says.
+        let first = a.to_pgn("2026.01.02", false);
+        assert_eq!(file.spans, [0..first.len(), first.len()..text.len()]);
         // Cut anywhere inside the second game, only the first is complete.
-        let first = a.to_pgn("2026.01.02", false).len();
+        let first = first.len();
         for cut in [first + 5, text.len() - 3, text.len() - 25] {
             let file = read_pgn(&text[..cut]);
             assert_eq!(file.games.len(), 1, "{cut}");

@@ -185,6 +185,40 @@ impl EngineSpec {
         out
     }
 
+    /// The spec as text that [`EngineSpec::parse`] reads back as the
+    /// same spec: every setting in a fixed order (the settings a match
+    /// shard records).
+    pub fn to_text(&self) -> String {
+        let mut parts = vec![format!("name={}", self.name), format!("cmd={}", self.cmd)];
+        parts.extend(self.args.iter().map(|a| format!("arg={a}")));
+        if let Some(d) = &self.dir {
+            parts.push(format!("dir={d}"));
+        }
+        let proto = match self.proto {
+            Proto::Uci => "uci",
+            Proto::Ucci => "ucci",
+        };
+        parts.push(format!("proto={proto}"));
+        parts.push(format!(
+            "ranks={}",
+            if self.ranks_from_one { "1-10" } else { "0-9" }
+        ));
+        parts.push(format!(
+            "timeunit={}",
+            if self.ucci_seconds { "s" } else { "ms" }
+        ));
+        if let Some(tc) = &self.tc {
+            parts.push(format!("tc={tc}"));
+        }
+        parts.push(format!("ponder={}", if self.ponder { "on" } else { "off" }));
+        parts.extend(
+            self.options
+                .iter()
+                .map(|o| format!("option.{}={}", o.name, o.values.join("|"))),
+        );
+        parts.join(",")
+    }
+
     /// Some option varies between games.
     pub fn varies(&self) -> bool {
         self.options.iter().any(|o| !o.is_fixed())

@@ -1,4 +1,5 @@
-//! `jiangjun match`: the command line of the `xiangqi-match` runner.
+//! `jiangjun match`: the command line of the `xiangqi-match` runner, and
+//! `jiangjun match merge`, which joins the shards of a match.
 
 use crate::tools::{EXIT_USAGE, fail};
 use std::error::Error;
@@ -9,10 +10,17 @@ use xiangqi_match::engine::EngineSpec;
 use xiangqi_match::game::{Adjudication, DrawRule, GameConfig, ResignRule};
 use xiangqi_match::stats::Sprt;
 use xiangqi_match::time_control::TimeControl;
-use xiangqi_match::{MatchConfig, read_openings};
+use xiangqi_match::{MatchConfig, MatchError, read_openings, shard};
 
 #[derive(clap::Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    args_override_self = true
+)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// An engine: name=A,cmd=PATH,proto=uci|ucci[,option.NAME=VALUE...][,arg=ARG]
     /// [,dir=DIR][,ranks=1-10][,timeunit=ms|s][,tc=TC][,ponder=on]. Give it twice.
     /// option.NAME=V1|V2|... changes the option between games (the values in
@@ -71,6 +79,40 @@ pub struct MatchArgs {
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Play shard K of N (from 1) of the match: the N shards split the
+    /// --games into runs of whole pairs, each game with the opening and
+    /// colours the whole match gives it. Needs --pgn; writes the match's
+    /// settings to PGN.settings for `jiangjun match merge`. A shard's SPRT
+    /// never stops it early.
+    #[arg(
+        long,
+        value_name = "K/N",
+        requires = "pgn",
+        conflicts_with = "shard_games"
+    )]
+    pub shard: Option<String>,
+    /// Play the games A..B of the match only (indices from 0, B excluded:
+    /// the PGN rounds A+1 to B), as --shard does.
+    #[arg(long, value_name = "A..B", requires = "pgn")]
+    pub shard_games: Option<String>,
+}
+
+#[derive(clap::Subcommand)]
+pub enum MatchCommand {
+    /// Join the shards of a match (played with --shard or --shard-games)
+    /// into its PGN, in game order, and its summary; shards of other
+    /// settings, overlapping shards and missing games are refused.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// Write the match's PGN here (and its settings to OUT.settings).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The shards' PGN files (each with its .settings beside it), any order.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
 }
 
 /// The match the arguments describe.
@@ -109,12 +151,20 @@ fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
         max_plies: a.max_plies.max(10),
     };
     cfg.progress = !a.quiet;
+    cfg.shard = match (&a.shard, &a.shard_games) {
+        (Some(k_of_n), _) => Some(shard::parse_shard(k_of_n, a.games)?),
+        (None, Some(range)) => Some(shard::parse_range(range, a.games)?),
+        (None, None) => None,
+    };
     Ok(cfg)
 }
 
 /// Play the match and print the summary: exit code 2 for bad arguments,
 /// 1 if the match could not be played.
 pub fn run(a: &MatchArgs) -> ExitCode {
+    if let Some(MatchCommand::Merge(m)) = &a.command {
+        return merge(m);
+    }
     let cfg = match config(a) {
         Ok(c) => c,
         Err(e) => return fail(EXIT_USAGE, e),
@@ -124,6 +174,20 @@ pub fn run(a: &MatchArgs) -> ExitCode {
             print!("{}", summary.report());
             ExitCode::SUCCESS
         }
+        Err(e) => fail(1, e),
+    }
+}
+
+/// Merge the shards and print the match's summary: exit code 2 if they
+/// do not make one match, 1 if a file cannot be read or written.
+fn merge(m: &MergeArgs) -> ExitCode {
+    match xiangqi_match::merge::merge(&m.shards, &m.out) {
+        Ok(summary) => {
+            eprintln!("merged {} shards into {}", m.shards.len(), m.out.display());
+            print!("{}", summary.report());
+            ExitCode::SUCCESS
+        }
+        Err(e @ (MatchError::Merge(_) | MatchError::Settings { .. })) => fail(EXIT_USAGE, e),
         Err(e) => fail(1, e),
     }
 }
