@@ -94,7 +94,7 @@ function update() {
   drawBoard();
   renderMoves($('moves'), g.moves, g.start.split(/\s+/)[1] === 'b' ? 'black' : 'red');
   $('moves').parentElement.scrollTop = 1e6;
-  $('current-fen').textContent = g.fen;
+  $('current-fen').value = g.fen;
   document.body.dataset.plies = String(state.moves.length);
   document.body.dataset.side = g.side;
   $('result').textContent = g.outcome ? `${resultOf(g.outcome)}: ${g.outcome.text}` : '';
@@ -179,20 +179,22 @@ function clearAnalysis() {
   // A draw still waiting is of the search this clears away.
   pendingDraw = null;
   delete document.body.dataset.depth;
+  delete document.body.dataset.scoreSide;
+  $('score-side').textContent = '';
   $('search-summary').textContent = '—';
   $('pv-lines').replaceChildren();
   $('bestmove').textContent = '';
 }
 
-/** A score from Red's side ('+1.25', '-M3'), the engine's being the mover's. */
-function scoreText(score, side) {
+/**
+ * A score as the engine gives it, from the side to move in the searched
+ * position ('+1.25', '-M3'): the side the analysis is for, so its best line
+ * reads highest whichever colour it plays. The page says which side.
+ */
+function scoreText(score) {
   if (!score) return '?';
-  const sign = side === 'red' ? 1 : -1;
-  if ('mate' in score) {
-    const m = score.mate * sign;
-    return `${m > 0 ? '+' : '-'}M${Math.abs(m)}`;
-  }
-  const v = (score.cp * sign) / 100;
+  if ('mate' in score) return `${score.mate > 0 ? '+' : '-'}M${Math.abs(score.mate)}`;
+  const v = score.cp / 100;
   return `${v >= 0 ? '+' : ''}${v.toFixed(2)}`;
 }
 
@@ -228,8 +230,10 @@ function drawAnalysis(search) {
   if (!top) return;
   const nps = top.nps ? `${Math.round(top.nps / 1000)} kN/s` : '';
   $('search-summary').textContent =
-    `depth ${top.depth}/${top.seldepth ?? top.depth}  score ${scoreText(top.score, side)} (Red)  ` +
+    `depth ${top.depth}/${top.seldepth ?? top.depth}  score ${scoreText(top.score)}  ` +
     `nodes ${top.nodes ?? '?'}  ${nps}`;
+  $('score-side').textContent = `${COLORS[side]} to move: scores from ${COLORS[side]}'s side`;
+  document.body.dataset.scoreSide = side;
   document.body.dataset.depth = String(top.depth);
   const list = $('pv-lines');
   list.replaceChildren();
@@ -238,7 +242,7 @@ function drawAnalysis(search) {
     li.dataset.multipv = String(info.multipv);
     const score = document.createElement('span');
     score.className = 'score';
-    score.textContent = scoreText(info.score, side);
+    score.textContent = scoreText(info.score);
     const names = pvNames(search, info.pv.slice(0, 12));
     const zh = document.createElement('span');
     zh.className = 'zh';
@@ -314,6 +318,35 @@ function setFen(event) {
   newGame(g.fen);
 }
 
+/** Copy the position's FEN; where the clipboard is refused, leave it selected. */
+async function copyFen() {
+  const field = $('current-fen');
+  const button = $('copy-fen');
+  field.focus();
+  field.select();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(field.value);
+    copied = true;
+  } catch {
+    // No clipboard API here (an insecure origin) or no permission.
+    copied = document.execCommand?.('copy') ?? false;
+  }
+  button.textContent = copied ? 'Copied' : 'Press Ctrl+C';
+  clearTimeout(copyFen.timer);
+  copyFen.timer = setTimeout(() => {
+    button.textContent = 'Copy';
+  }, 2000);
+}
+
+/** The Elo counts only with "Limit strength" (and then the skill level does not). */
+function syncStrength() {
+  const limit = $('limit').checked;
+  $('elo').disabled = !limit;
+  $('skill').disabled = limit;
+  $('skill-label').classList.toggle('disabled', limit);
+}
+
 function exportPgn() {
   const g = state.game;
   const ec = engineColor();
@@ -384,6 +417,11 @@ async function main() {
   $('stop').onclick = () => engine.stop();
   $('fen-form').onsubmit = setFen;
   $('export').onclick = exportPgn;
+  $('copy-fen').onclick = copyFen;
+  $('current-fen').onfocus = () => $('current-fen').select();
+  $('limit').onchange = syncStrength;
+  // A reload may restore the box ticked: the fields follow it from the start.
+  syncStrength();
   $('skill').oninput = () => {
     $('skill-value').textContent = $('skill').value;
   };

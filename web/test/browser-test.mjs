@@ -1,9 +1,12 @@
 // The page (web/page) in headless Chromium, driven as a user drives it:
 // a short game against the engine played by clicking squares, the
 // analysis updating, Stop ending an infinite analysis, a bad FEN refused
-// with a message, undo, flip, PGN export and a mate ruled. Every move the
-// page shows is checked by the native binary (`jiangjun judge`), which
-// shares no code path with the page but the rules crate's source.
+// with a message, undo, flip, PGN export and a mate ruled; the controls
+// (the FEN on one line with its Copy button, the Elo field live only with
+// "Limit strength") and the analysis's scores, from the side it is for.
+// Every move the page shows is checked by the native binary (`jiangjun
+// judge`), which shares no code path with the page but the rules crate's
+// source; the scores are checked against the native binary's search.
 //
 // Usage: node web/test/browser-test.mjs   (run by web/test/browser.sh)
 // Needs web/pkg/jiangjun.wasm, target/release/jiangjun and puppeteer-core
@@ -16,6 +19,9 @@ import { OUT_DIR, ROOT, start } from './browser-lib.mjs';
 
 const NATIVE = process.env.JIANGJUN_BIN ?? `${ROOT}target/release/jiangjun`;
 const MATE_FEN = '3k5/1R7/9/9/9/9/9/9/9/R4K3 w - - 0 1';
+// Black to move, a chariot up (Red's a0 chariot is gone): from Black's side
+// the engine's scores are well above zero.
+const BLACK_UP_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1';
 const HUMAN_MOVES = 4; // moves the test plays for Red; the engine answers each
 
 for (const [file, how] of [
@@ -34,6 +40,39 @@ function nativeJudge(fen, moves) {
   const args = ['judge', '--moves', ...moves];
   if (fen) args.push('--fen', fen);
   return execFileSync(NATIVE, args, { encoding: 'utf8' }).trim();
+}
+
+/**
+ * The native engine's search of `fen` to `depth` with `multiPv` lines, as
+ * the page asks it (no book, full strength): each line's last score, by
+ * multipv, and the bestmove.
+ */
+function nativeSearch(fen, depth, multiPv) {
+  const input = [
+    'uci',
+    'setoption name OwnBook value false',
+    `setoption name MultiPV value ${multiPv}`,
+    `position fen ${fen}`,
+    `go depth ${depth}`,
+    '',
+  ].join('\n');
+  // At the end of its input the engine finishes the search, then quits.
+  const out = execFileSync(NATIVE, [], { input, encoding: 'utf8' });
+  const scores = new Map();
+  let best = null;
+  for (const line of out.split('\n')) {
+    const info = line.match(/^info .*?\bmultipv (\d+) score (cp|mate) (-?\d+) .*\bpv \S/);
+    if (info) scores.set(Number(info[1]), { [info[2]]: Number(info[3]) });
+    const bm = line.match(/^bestmove (\S+)/);
+    if (bm) best = bm[1];
+  }
+  return { scores, best };
+}
+
+/** A score as the page writes it, from the engine's (the mover's) side. */
+function scoreText(score) {
+  if ('mate' in score) return `${score.mate > 0 ? '+' : '-'}M${Math.abs(score.mate)}`;
+  return `${score.cp >= 0 ? '+' : ''}${(score.cp / 100).toFixed(2)}`;
 }
 
 const session = await start();
@@ -86,13 +125,71 @@ await check('the page loads, the engine starts, cross-origin isolated', async ()
   assert.match(await text('#status'), /Red to move/);
 });
 
+const fenField = () => page.$eval('#current-fen', (e) => e.value);
+
+await check('the FEN shows on one line, also on a phone; Copy copies it', async () => {
+  assert.equal(await fenField(), await page.evaluate(() => window.jiangjunPage.state.game.fen));
+  /** Each FEN row's label, field and button side by side, and the field's overflow. */
+  const layout = () =>
+    page.evaluate(() =>
+      ['current-fen', 'fen'].map((id) => {
+        const field = document.getElementById(id);
+        const row = [field.labels[0], field, field.nextElementSibling].map((e) => e.getBoundingClientRect());
+        return {
+          id,
+          // Every piece of the row overlaps the field's line vertically.
+          oneLine: row.every((r) => r.top < row[1].bottom && r.bottom > row[1].top),
+          height: row[1].height,
+          fontSize: parseFloat(getComputedStyle(field).fontSize),
+          overflows: field.scrollWidth > field.clientWidth,
+          pageScrolls: document.documentElement.scrollWidth > innerWidth,
+        };
+      }),
+    );
+  for (const width of [1200, 360]) {
+    await page.setViewport({ width, height: 960 });
+    for (const r of await layout()) {
+      assert.ok(r.oneLine, `#${r.id}'s row is one line at ${width} px`);
+      assert.ok(r.height < 2.5 * r.fontSize, `#${r.id} is one line high at ${width} px (${r.height} px)`);
+      assert.ok(!r.pageScrolls, `the page fits ${width} px`);
+    }
+  }
+  // On a phone the start position's FEN is longer than its field: it
+  // scrolls inside the field rather than wrapping.
+  assert.ok((await layout())[0].overflows, 'the FEN overflows its field at 360 px');
+  await page.setViewport({ width: 1200, height: 960 });
+  await session.browser
+    .defaultBrowserContext()
+    .overridePermissions(session.base, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+  await page.click('#copy-fen');
+  await page.waitForFunction(() => document.getElementById('copy-fen').textContent === 'Copied', {
+    timeout: 2000,
+  });
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await fenField());
+});
+
+await check('the Elo field is live only while "Limit strength" is ticked', async () => {
+  const controls = () =>
+    page.evaluate(() => ({
+      limit: document.getElementById('limit').checked,
+      elo: document.getElementById('elo').disabled,
+      eloOpacity: Number(getComputedStyle(document.getElementById('elo')).opacity),
+      skill: document.getElementById('skill').disabled,
+    }));
+  assert.deepEqual(await controls(), { limit: false, elo: true, eloOpacity: 0.45, skill: false });
+  await page.click('#limit');
+  assert.deepEqual(await controls(), { limit: true, elo: false, eloOpacity: 1, skill: true });
+  await page.click('#limit');
+  assert.deepEqual(await controls(), { limit: false, elo: true, eloOpacity: 0.45, skill: false });
+});
+
 await check('a bad FEN is refused with a message', async () => {
-  const before = await text('#current-fen');
+  const before = await fenField();
   await page.type('#fen', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w');
   await page.click('#set-fen');
   await page.waitForSelector('#message.error:not([hidden])', { timeout: 5000 });
   assert.match(await text('#message'), /Position refused: invalid FEN: unknown piece letter 'X'/);
-  assert.equal(await text('#current-fen'), before);
+  assert.equal(await fenField(), before);
   await page.$eval('#fen', (e) => {
     e.value = '';
   });
@@ -224,6 +321,42 @@ await check('a mate by click is ruled by the rules crate, as natively', async ()
   // The game is over: no engine search starts.
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(await body('engine'), 'ready');
+});
+
+await check('with the engine as Black, scores are Black\'s, as the native search gives them', async () => {
+  const p = await session.browser.newPage();
+  p.on('pageerror', (e) => problems.push(`page error (engine as Black): ${e.message}`));
+  const depth = 8;
+  // The user plays Red; Black is to move, so the engine thinks at once.
+  await p.goto(`${session.base}/page/?you=red&think=depth${depth}&book=0&fen=${encodeURIComponent(BLACK_UP_FEN)}`);
+  await p.waitForFunction(() => document.body.dataset.plies === '1', { timeout: 120000 });
+  const shown = await p.evaluate(() => ({
+    side: document.body.dataset.scoreSide,
+    label: document.getElementById('score-side')?.textContent ?? '(no label)',
+    summary: document.getElementById('search-summary').textContent,
+    scores: [...document.querySelectorAll('#pv-lines li .score')].map((e) => e.textContent),
+    played: window.jiangjunPage.state.moves[0],
+  }));
+  const native = nativeSearch(BLACK_UP_FEN, depth, 3);
+  // The engine's scores as it gives them: from Black's side, the best first.
+  assert.deepEqual(shown.scores, [1, 2, 3].map((k) => scoreText(native.scores.get(k))));
+  assert.ok(shown.scores[0].startsWith('+'), `Black, a chariot up, scores ${shown.scores[0]}`);
+  assert.equal(shown.side, 'black');
+  assert.match(shown.label, /^Black to move: scores from Black's side$/);
+  assert.ok(shown.summary.includes(`score ${shown.scores[0]} `), shown.summary);
+  assert.equal(shown.played, native.best, 'the page\'s engine plays the native engine\'s move');
+  // With "Limit strength" ticked, the engine's next search is at the Elo set.
+  await p.click('#limit');
+  await p.click('#elo', { clickCount: 3 });
+  await p.type('#elo', '1200');
+  const move = pick(await p.evaluate(() => window.jiangjunPage.state.game.legal));
+  await p.click(`.hits [data-square="${move.slice(0, 2)}"]`);
+  await p.click(`.hits [data-square="${move.slice(2, 4)}"]`);
+  await p.waitForFunction(() => document.body.dataset.plies === '3', { timeout: 120000 });
+  const options = await p.evaluate(() => Object.fromEntries(window.jiangjunPage.engine.options));
+  assert.equal(options.UCI_LimitStrength, 'true');
+  assert.equal(options.UCI_Elo, '1200');
+  await p.close();
 });
 
 await check('without isolation headers, Stop still answers (the engine restarts)', async () => {
