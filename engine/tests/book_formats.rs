@@ -6,7 +6,7 @@
 //! Each test skips with a message when `../shared` is missing.
 
 use jiangjun_engine::book::walk::walk;
-use jiangjun_engine::book::{Book, Entry, JjBook, eleeye, obk};
+use jiangjun_engine::book::{Book, Entry, obk};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use xiangqi::board::Board;
@@ -211,7 +211,8 @@ fn book_dat_to_obk_to_ours_keeps_every_move_and_weight() {
     let obk_book = Book::load(&obk_path).unwrap();
     assert_eq!(obk_book.format(), jiangjun_engine::book::Format::Obk);
     let w2 = walk(&obk_book, &Board::startpos(), 200);
-    let ours = Book::parse(&JjBook::from_positions(&w2.positions).to_bytes()).unwrap();
+    let ours = jiangjun_engine::book::JjBook::from_positions(&w2.positions);
+    let ours = Book::parse(&ours.to_bytes()).unwrap();
     let mut top_bit = 0;
     for (b, entries) in &w.positions {
         top_bit += (obk::key(b) >> 63) as usize;
@@ -222,10 +223,9 @@ fn book_dat_to_obk_to_ours_keeps_every_move_and_weight() {
     assert_eq!(w2.positions.len(), w.positions.len());
     assert_eq!(w2.reached, w2.total, "every .obk row is reached again");
     // And ElephantEye's format written back answers the same.
-    let back = Book::parse(
-        &eleeye::EleeyeBook::from_records(eleeye::records_of(&w2.positions)).to_bytes(),
-    )
-    .unwrap();
+    use jiangjun_engine::book::eleeye::{EleeyeBook, records_of};
+    let back =
+        Book::parse(&EleeyeBook::from_records(records_of(&w2.positions)).to_bytes()).unwrap();
     for (b, entries) in &w.positions {
         assert_eq!(moves(&back.probe(b)), moves(entries), "{}", b.to_fen());
     }

@@ -288,6 +288,25 @@ mod tests {
         assert!(p.malformed.is_empty());
     }
 
+    /// Chinese and WXF moves, move numbers glued on or apart, full-width
+    /// spaces between them.
+    #[test]
+    fn pgn_in_chinese_and_wxf() {
+        let pgn = "[Event \"x\"]\n[Result \"0-1\"]\n\n1.炮二平五\u{3000}马8进7 2. 马二进三 车9平8 0-1\n\n\
+                   [Event \"y\"]\n[Result \"1-0\"]\n\n1. C2.5 H8+7 2. H2+3 1-0\n";
+        let p = games_from_pgn(pgn);
+        assert!(p.malformed.is_empty(), "{:?}", p.malformed);
+        assert_eq!(iccs(&p.games[0]), vec!["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert_eq!(iccs(&p.games[1]), vec!["h2e2", "h9g7", "h0g2"]);
+        // The shape of a move but none here: the notation's own error.
+        let p = games_from_pgn("[Result \"1-0\"]\n1. 炮二平二 1-0\n");
+        assert!(
+            p.malformed[0].problem.contains("炮二平二"),
+            "{:?}",
+            p.malformed
+        );
+    }
+
     #[test]
     fn a_bad_move_is_reported_with_its_place() {
         let start = START_FEN;

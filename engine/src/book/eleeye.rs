@@ -149,13 +149,17 @@ impl EleeyeBook {
         self.records.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
     /// Whether `bytes` looks like a `BOOK.DAT`: whole records, sorted by
     /// the lock, every move's squares on the board. `Err` says why not.
     pub fn parse(bytes: &[u8]) -> Result<EleeyeBook, String> {
         if bytes.is_empty() {
             return Err("empty file".into());
         }
-        if bytes.len() % RECORD != 0 {
+        if !bytes.len().is_multiple_of(RECORD) {
             return Err(format!(
                 "{} bytes is not a whole number of ElephantEye's 8-byte records (truncated?)",
                 bytes.len()
@@ -236,7 +240,7 @@ impl EleeyeBook {
                     records: vec![i],
                 });
             }
-            out.sort_by(|a, b| b.entry.weight.cmp(&a.entry.weight));
+            out.sort_by_key(|f| std::cmp::Reverse(f.entry.weight));
             // Found: ElephantEye does not look at the mirror then, even if
             // no move was legal.
             return out;

@@ -280,6 +280,17 @@ mod tests {
         }
     }
 
+    /// Without SQLite (the wasm32 build) an `.obk` is refused, saying why.
+    #[cfg(not(feature = "obk"))]
+    #[test]
+    fn obk_without_sqlite_is_refused() {
+        let path = std::env::temp_dir().join(format!("jj-nosqlite-{}.obk", std::process::id()));
+        std::fs::write(&path, b"SQLite format 3\0rest").unwrap();
+        let e = load_err(&path);
+        assert!(e.contains("which this build cannot read"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
     #[test]
     fn weighted_choice() {
         let mut b = Board::startpos();

@@ -135,6 +135,10 @@ impl ObkBook {
         self.rows.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
     pub fn probe(&self, board: &Board, legal_only: bool) -> Vec<Found> {
         for (flip, mirror) in MIRRORS {
             let key = key_of(board, flip, mirror);
