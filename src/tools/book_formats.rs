@@ -58,7 +58,8 @@ pub fn write_positions(
 
 #[derive(clap::Args)]
 pub struct ConvertArgs {
-    /// The book to read (any format, told by its content).
+    /// The book to read (any format, told by its content; `<built-in>`:
+    /// the one inside the binary).
     pub input: PathBuf,
     /// The book to write.
     pub output: PathBuf,
@@ -72,9 +73,14 @@ pub struct ConvertArgs {
 
 /// Walk the input book from the start position and write what it answers.
 pub fn convert(a: &ConvertArgs) -> ExitCode {
-    let book = match Book::load(&a.input) {
-        Ok(b) => b,
-        Err(e) => return fail(EXIT_USAGE, e),
+    // `<built-in>`: the book inside the binary, for GUIs that want a file.
+    let book = if a.input.as_os_str() == "<built-in>" {
+        Book::default_book()
+    } else {
+        match Book::load(&a.input) {
+            Ok(b) => b,
+            Err(e) => return fail(EXIT_USAGE, e),
+        }
     };
     let format = a.format.unwrap_or_else(|| OutFormat::from_name(&a.output));
     let w: Walk = walk(&book, &Board::startpos(), a.max_plies);
