@@ -1,5 +1,6 @@
-//! The opening book: a sorted array of records keyed by the engine's own
-//! position key, read once into memory and searched by bisection.
+//! Jiangjun's own book format (`JJBOOK1`): a sorted array of records keyed
+//! by the engine's own position key, read once into memory and searched by
+//! bisection.
 //!
 //! File format (all integers little-endian):
 //!
