@@ -4,7 +4,7 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
-use jiangjun_engine::book::{Book, Record};
+use jiangjun_engine::book::{JjBook, Record};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use xiangqi::Board;
@@ -394,7 +394,7 @@ fn quit_stops_a_search_at_once_and_end_of_input_an_infinite_one() {
 fn book_files_must_be_regular_files() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let start = Board::startpos();
-    let book = Book::from_records(vec![Record {
+    let book = JjBook::from_records(vec![Record {
         key: start.key(),
         mv: start.parse_move("a3a4").unwrap().raw(),
         weight: 1,

@@ -343,6 +343,7 @@ impl Session {
         let old_hash = self.options.hash_mb;
         let old_log = self.options.debug_log_file.clone();
         let old_eval = self.options.eval.clone();
+        let old_book = self.options.book_file.clone();
         let zero_allowed = self.dialect.zero_is_engine_choice();
         let result = match self.options.set(name, value, zero_allowed) {
             Ok(effect) => Ok(effect),
@@ -369,9 +370,11 @@ impl Session {
                         &self.options.book_file,
                     )) {
                         Ok(b) => self.engine.set_book(b),
-                        Err(e) => self
-                            .out
-                            .error(&format!("option {name}: {e}; keeping the previous book")),
+                        Err(e) => {
+                            self.out
+                                .error(&format!("option {name}: {e}; keeping the previous book"));
+                            self.options.book_file = old_book;
+                        }
                     }
                 }
             }

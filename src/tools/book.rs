@@ -1,5 +1,7 @@
-//! `jiangjun book build` and `jiangjun book probe`.
+//! `jiangjun book build`, `probe`, `convert` and `coverage`: books of our
+//! own format, ElephantEye's `BOOK.DAT` and BHGUI's `.obk`.
 
+use crate::tools::book_formats::{self, ConvertArgs, CoverageArgs, OutFormat};
 use crate::tools::{EXIT_USAGE, book_build, fail, position_after, records};
 use jiangjun_engine::book::Book;
 use std::path::PathBuf;
@@ -10,8 +12,12 @@ use xiangqi::board::START_FEN;
 pub enum BookCommand {
     /// Build a book from game records.
     Build(BuildArgs),
-    /// List the book moves of a position.
+    /// List the book moves of a position (any format).
     Probe(ProbeArgs),
+    /// Convert a book between our format, .obk and BOOK.DAT.
+    Convert(ConvertArgs),
+    /// Count the positions of games' first plies that a book answers.
+    Coverage(CoverageArgs),
 }
 
 #[derive(clap::Args)]
@@ -19,7 +25,7 @@ pub struct BuildArgs {
     /// Game files, one game a line: FEN (6 fields), moves, result.
     #[arg(long = "games")]
     pub games: Vec<PathBuf>,
-    /// PGN files with ICCS moves.
+    /// PGN files, moves in ICCS, WXF or Chinese notation.
     #[arg(long = "pgn")]
     pub pgn: Vec<PathBuf>,
     /// Plies of each game that go into the book.
@@ -37,6 +43,9 @@ pub struct BuildArgs {
     /// The book file to write.
     #[arg(short, long)]
     pub out: PathBuf,
+    /// Its format (default: from its name, `.obk`, `.dat`, else ours).
+    #[arg(long, value_enum)]
+    pub format: Option<OutFormat>,
 }
 
 #[derive(clap::Args)]
@@ -55,20 +64,32 @@ pub fn run(cmd: &BookCommand) -> ExitCode {
     match cmd {
         BookCommand::Build(args) => build(args),
         BookCommand::Probe(args) => probe(args),
+        BookCommand::Convert(args) => book_formats::convert(args),
+        BookCommand::Coverage(args) => book_formats::coverage(args),
     }
 }
 
 /// Build the book and list what was left out.
 fn build(a: &BuildArgs) -> ExitCode {
-    let all = match records::read_files(&a.games, &a.pgn) {
+    let parsed = match records::read_files_all(&a.games, &a.pgn) {
         Ok(g) => g,
         Err(e) => return fail(EXIT_USAGE, e),
     };
-    if all.is_empty() {
-        return fail(
-            EXIT_USAGE,
-            "no games with a result (give --games or --pgn files)",
-        );
+    let all = parsed.games;
+    // A book of no moves is no book: say what could not be read.
+    if all.iter().all(|g| g.moves.is_empty()) {
+        let mut why = if all.is_empty() {
+            "no games with a result (give --games or --pgn files)".to_string()
+        } else {
+            format!("no move could be read from the {} games", all.len())
+        };
+        for m in parsed.malformed.iter().take(3) {
+            why.push_str(&format!("\n  {m}"));
+        }
+        if parsed.malformed.len() > 3 {
+            why.push_str(&format!("\n  ... {} more", parsed.malformed.len() - 3));
+        }
+        return fail(EXIT_USAGE, why);
     }
     let opts = book_build::BuildOptions {
         max_ply: a.max_ply,
@@ -81,14 +102,33 @@ fn build(a: &BuildArgs) -> ExitCode {
             eprintln!("verified {done} of {total} positions");
         }
     });
-    if let Err(e) = std::fs::write(&a.out, report.book.to_bytes()) {
-        return fail(1, format!("{}: {e}", a.out.display()));
-    }
+    let format = a.format.unwrap_or_else(|| OutFormat::from_name(&a.out));
+    let written = if format == OutFormat::Jj {
+        std::fs::write(&a.out, report.book.to_bytes())
+            .map(|_| report.book.len())
+            .map_err(|e| format!("{}: {e}", a.out.display()))
+    } else {
+        // Each position as our book answers it (a position and its
+        // mirror merged), for formats that probe the mirror only when
+        // the position is absent.
+        let book = Book::from(report.book.clone());
+        let positions: Vec<_> = report
+            .boards
+            .iter()
+            .map(|b| (b.clone(), book.probe(b)))
+            .filter(|(_, e)| !e.is_empty())
+            .collect();
+        book_formats::write_positions(&positions, format, &a.out)
+    };
+    let written = match written {
+        Ok(n) => n,
+        Err(e) => return fail(1, e),
+    };
     println!(
-        "{} games, {} positions, {} moves written to {}; {} rare moves and {} moves refuted by the search left out",
+        "{} games, {} positions, {} moves written to {} ({format:?}); {} rare moves and {} moves refuted by the search left out",
         report.games,
         report.positions,
-        report.book.len(),
+        written,
         a.out.display(),
         report.dropped_rare,
         report.dropped_by_search.len()
@@ -112,6 +152,14 @@ fn probe(a: &ProbeArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(EXIT_USAGE, e),
     };
+    if let Some(p) = &a.book {
+        eprintln!(
+            "{}: {}, {} records",
+            p.display(),
+            book.format().name(),
+            book.len()
+        );
+    }
     let entries = book.probe(&board);
     let total: u32 = entries.iter().map(|e| e.weight).sum();
     for e in &entries {

@@ -6,7 +6,7 @@
 
 use crate::tools::records::Game;
 use jiangjun_engine::Engine;
-use jiangjun_engine::book::{Book, Record};
+use jiangjun_engine::book::{JjBook, Record};
 use jiangjun_engine::score::SCORE_MATE_IN_MAX;
 use jiangjun_engine::search::Limits;
 use std::collections::HashMap;
@@ -36,7 +36,10 @@ pub struct BuildReport {
     pub positions: usize,
     pub dropped_rare: usize,
     pub dropped_by_search: Vec<(String, String, i32)>,
-    pub book: Book,
+    pub book: JjBook,
+    /// A board of every position with a record (for writing formats keyed
+    /// differently), in key order.
+    pub boards: Vec<Board>,
 }
 
 /// Score of `mv` in `board` by a fixed-depth search (mover's view).
@@ -137,23 +140,26 @@ pub fn build(
         }
         progress(done + 1, total);
     }
-    let positions = records
-        .iter()
-        .map(|r| r.key)
-        .collect::<std::collections::HashSet<_>>()
-        .len();
+    let kept: std::collections::HashSet<u64> = records.iter().map(|r| r.key).collect();
+    let positions = kept.len();
     BuildReport {
         games: used,
         positions,
         dropped_rare,
         dropped_by_search,
-        book: Book::from_records(records),
+        book: JjBook::from_records(records),
+        boards: keys
+            .iter()
+            .filter(|k| kept.contains(k))
+            .map(|k| boards[k].clone())
+            .collect(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jiangjun_engine::book::Book;
 
     const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -190,13 +196,14 @@ mod tests {
         };
         let r = build(&games, &opts, |_, _| {});
         let b = Board::startpos();
-        let e = r.book.probe(&b);
+        let book = Book::from(r.book);
+        let e = book.probe(&b);
         let h2e2 = e.iter().find(|x| x.mv.to_string() == "h2e2").unwrap();
         // Red won one and drew one of three: 2 + 1 + 0 points.
         assert_eq!((h2e2.weight, h2e2.games), (3, 3));
         let mut b2 = b.clone();
         b2.make_move(b.parse_move("h2e2").unwrap());
-        let replies = r.book.probe(&b2);
+        let replies = book.probe(&b2);
         let g7 = replies.iter().find(|x| x.mv.to_string() == "h9g7").unwrap();
         // Black lost one and drew one: 0 + 1.
         assert_eq!((g7.weight, g7.games), (1, 2));
@@ -240,8 +247,7 @@ mod tests {
             verify_margin: 60,
         };
         let r = build(&games, &opts, |_, _| {});
-        let moves: Vec<String> = r
-            .book
+        let moves: Vec<String> = Book::from(r.book)
             .probe(&Board::startpos())
             .iter()
             .map(|e| e.mv.to_string())

@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod book;
 pub mod book_build;
+pub mod book_formats;
 pub mod datagen;
 pub mod judge;
 pub mod ladder;

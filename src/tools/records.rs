@@ -1,6 +1,7 @@
 //! Game records as the tools read them: one game a line (`FEN(6 fields)
 //! moves... result`, the format of `../shared/data/games/games.txt`) or PGN
-//! with a FEN tag and ICCS moves (what `jiangjun match` writes).
+//! with a FEN tag and moves in ICCS (what `jiangjun match` writes), WXF
+//! (`C2.5 H8+7`) or Chinese notation (`炮二平五 马8进7`).
 //!
 //! Every game is replayed as it is read. A record that cannot be used
 //! whole is reported (see [`Malformed`]) instead of being cut short in
@@ -70,7 +71,7 @@ impl Parsed {
         };
         let mut moves = Vec::with_capacity(words.len());
         for (i, text) in words.iter().enumerate() {
-            match board.parse_move(text) {
+            match parse_any(&board, text) {
                 Ok(m) => {
                     board.make_move(m);
                     moves.push(m);
@@ -93,17 +94,23 @@ impl Parsed {
 /// Malformed records are logged as warnings naming the file, the line, the
 /// game and the move. The error names the file that could not be read.
 pub fn read_files(lines: &[PathBuf], pgn: &[PathBuf]) -> Result<Vec<Game>, String> {
-    let mut games = Vec::new();
+    Ok(read_files_all(lines, pgn)?.games)
+}
+
+/// As [`read_files`], the malformed records returned too (and logged).
+pub fn read_files_all(lines: &[PathBuf], pgn: &[PathBuf]) -> Result<Parsed, String> {
+    let mut all = Parsed::default();
     for (paths, is_pgn) in [(lines, false), (pgn, true)] {
         for p in paths {
             let parsed = read_file(p, is_pgn)?;
             for m in &parsed.malformed {
                 log::warn!("{m}");
             }
-            games.extend(parsed.games);
+            all.games.extend(parsed.games);
+            all.malformed.extend(parsed.malformed);
         }
     }
-    Ok(games)
+    Ok(all)
 }
 
 /// One file, its malformed records naming it.
@@ -210,11 +217,48 @@ pub fn games_from_pgn(text: &str) -> Parsed {
         }
         let words: Vec<&str> = clean
             .split_whitespace()
-            .filter(|w| !w.ends_with('.') && result_value(w).is_none() && *w != "*")
+            .map(strip_number)
+            .filter(|w| !w.is_empty() && result_value(w).is_none() && *w != "*")
             .collect();
         out.add(w[0] + 1, game, fen, &words, result);
     }
     out
+}
+
+/// A move in ICCS (`h2e2`, `H2-E2`), WXF (`C2.5`) or Chinese notation
+/// (`炮二平五`), tried in that order. The error is the one of the notation
+/// whose shape the text has, else a list of the three.
+fn parse_any(board: &Board, text: &str) -> Result<Move, String> {
+    use xiangqi::notation::{ParseNotationError, parse_chinese, parse_iccs, parse_wxf};
+    if let Ok(m) = board.parse_move(text) {
+        return Ok(m);
+    }
+    if let Some(m) = parse_iccs(text) {
+        return if board.is_legal_move(m) {
+            Ok(m)
+        } else {
+            Err(format!("{m} is not legal here"))
+        };
+    }
+    let mut shaped = None;
+    for parsed in [parse_wxf(board, text), parse_chinese(board, text)] {
+        match parsed {
+            Ok(m) => return Ok(m),
+            Err(ParseNotationError::Syntax { .. }) => {}
+            Err(e) => shaped = shaped.or(Some(e.to_string())),
+        }
+    }
+    Err(shaped.unwrap_or_else(|| "not a move in ICCS, WXF or Chinese notation".into()))
+}
+
+/// A move word without a move number glued to it (`1.炮二平五`, `12...h9g7`).
+fn strip_number(word: &str) -> &str {
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    if rest.len() < word.len() && rest.starts_with('.') {
+        rest.trim_start_matches('.')
+    } else {
+        word
+    }
 }
 
 fn result_value(text: &str) -> Option<f64> {
@@ -242,6 +286,25 @@ mod tests {
         assert_eq!(iccs(&p.games[0]), vec!["h2e2", "h9g7", "h0g2"]);
         assert_eq!(p.games[0].result, 1.0);
         assert!(p.malformed.is_empty());
+    }
+
+    /// Chinese and WXF moves, move numbers glued on or apart, full-width
+    /// spaces between them.
+    #[test]
+    fn pgn_in_chinese_and_wxf() {
+        let pgn = "[Event \"x\"]\n[Result \"0-1\"]\n\n1.炮二平五\u{3000}马8进7 2. 马二进三 车9平8 0-1\n\n\
+                   [Event \"y\"]\n[Result \"1-0\"]\n\n1. C2.5 H8+7 2. H2+3 1-0\n";
+        let p = games_from_pgn(pgn);
+        assert!(p.malformed.is_empty(), "{:?}", p.malformed);
+        assert_eq!(iccs(&p.games[0]), vec!["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert_eq!(iccs(&p.games[1]), vec!["h2e2", "h9g7", "h0g2"]);
+        // The shape of a move but none here: the notation's own error.
+        let p = games_from_pgn("[Result \"1-0\"]\n1. 炮二平二 1-0\n");
+        assert!(
+            p.malformed[0].problem.contains("炮二平二"),
+            "{:?}",
+            p.malformed
+        );
     }
 
     #[test]

@@ -1,0 +1,141 @@
+//! The books players own through the `BookFile` (UCI) and `bookfiles`
+//! (UCCI) options of the real binary: ElephantEye's `BOOK.DAT` and BHGUI's
+//! `.obk` are read by their content, and a missing, truncated or foreign
+//! file is refused with an `info string` while the book loaded before
+//! stays.
+
+mod common;
+
+use common::{EngineProcess, bestmove_of};
+use jiangjun_engine::book::{Entry, eleeye, obk};
+use std::path::{Path, PathBuf};
+use xiangqi::Board;
+
+fn engine(dialect: &str) -> EngineProcess {
+    let mut e = EngineProcess::start();
+    e.send(dialect);
+    e.until_prefix(if dialect == "ucci" { "ucciok" } else { "uciok" });
+    e
+}
+
+/// `(dialect, the option's line without the value, a game go)`.
+const DIALECTS: [(&str, &str, &str); 2] = [
+    (
+        "uci",
+        "setoption name BookFile value",
+        "go wtime 60000 btime 60000",
+    ),
+    ("ucci", "setoption bookfiles", "go time 60000 increment 0"),
+];
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// A one-move book for the start position.
+fn start_move(mv: &str) -> Vec<(Board, Vec<Entry>)> {
+    let b = Board::startpos();
+    let entry = Entry {
+        mv: b.parse_move(mv).unwrap(),
+        weight: 1,
+        score: 0,
+        games: 1,
+    };
+    vec![(b, vec![entry])]
+}
+
+fn bestmove_after(e: &mut EngineProcess, position: &str, go: &str) -> (Vec<String>, String) {
+    e.send(position);
+    e.send(go);
+    let lines = e.until_prefix("bestmove");
+    let best = bestmove_of(lines.last().unwrap()).unwrap();
+    (lines, best)
+}
+
+/// Each format is read by its content (the names say nothing), and each
+/// bad file is refused with one `info string error` naming it, the book
+/// before kept.
+#[test]
+fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
+    let d = dir();
+    let dat = d.join("books-a3a4.bin");
+    let records = eleeye::records_of(&start_move("a3a4"));
+    std::fs::write(&dat, eleeye::EleeyeBook::from_records(records).to_bytes()).unwrap();
+    let obk_file = d.join("books-i3i4.bin2");
+    obk::write(&obk_file, &obk::rows_of(&start_move("i3i4"))).unwrap();
+
+    let truncated = d.join("books-truncated.dat");
+    let bytes = std::fs::read(&dat).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() - 3]).unwrap();
+    let foreign = d.join("books-foreign.obk");
+    std::fs::write(&foreign, "[Event \"x\"]\n1. h2e2 h9g7 1-0\n").unwrap();
+    let fake_sqlite = d.join("books-fake-sqlite.obk");
+    std::fs::write(&fake_sqlite, b"SQLite format 3\0\0\0\0\0\0\0\0\0").unwrap();
+    let missing = d.join("books-missing.dat");
+    let bad: [(&Path, &str); 4] = [
+        (
+            &truncated,
+            "not a whole number of ElephantEye's 8-byte records",
+        ),
+        (&foreign, "not a book"),
+        (&fake_sqlite, "SQLite"),
+        (&missing, "No such file"),
+    ];
+
+    for (dialect, set, go) in DIALECTS {
+        let mut e = engine(dialect);
+        for (file, want) in [(&dat, "a3a4"), (&obk_file, "i3i4")] {
+            e.send(&format!("{set} {}", file.display()));
+            assert_eq!(e.sync(), Vec::<String>::new(), "{dialect}");
+            let (lines, best) = bestmove_after(&mut e, "position startpos", go);
+            assert_eq!(best, want, "{dialect}: {lines:#?}");
+            for (path, why) in bad {
+                e.send(&format!("{set} {}", path.display()));
+                let lines = e.sync();
+                assert!(
+                    lines.len() == 1
+                        && lines[0].starts_with("info string error: ")
+                        && lines[0].contains(&path.display().to_string())
+                        && lines[0].contains(why)
+                        && lines[0].ends_with("keeping the previous book"),
+                    "{dialect}: {lines:#?}"
+                );
+                let (lines, best) = bestmove_after(&mut e, "position startpos", go);
+                assert_eq!(best, want, "{dialect}: {lines:#?}");
+            }
+        }
+    }
+}
+
+/// ElephantEye's own book, the real file: after `position startpos` the
+/// engine plays one of its 16 moves, and in UCCI lists them as ElephantEye
+/// does (`info depth 0 ... pv MOVE`).
+#[test]
+fn book_dat_plays_in_both_dialects() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
+    if !path.exists() {
+        eprintln!("skipped: {} is missing", path.display());
+        return;
+    }
+    let moves = [
+        "b2e2", "h2e2", "c3c4", "g3g4", "c0e2", "g0e2", "b0c2", "h0g2", "h2d2", "b2f2", "b2d2",
+        "h2f2", "b0a2", "h0i2", "h2c2", "b2g2",
+    ];
+    for (dialect, set, go) in DIALECTS {
+        let mut e = engine(dialect);
+        e.send(&format!("{set} {}", path.display()));
+        assert_eq!(e.sync(), Vec::<String>::new(), "{dialect}");
+        let (lines, best) = bestmove_after(&mut e, "position startpos", go);
+        assert!(moves.contains(&best.as_str()), "{dialect}: {lines:#?}");
+        let listed = lines
+            .iter()
+            .filter(|l| l.contains(" pv ") || l.contains("book move"));
+        assert_eq!(listed.count(), 16, "{dialect}: {lines:#?}");
+        // After 1. h2e2 the book's replies are h9g7, b9c7 and h7e7.
+        let (lines, best) = bestmove_after(&mut e, "position startpos moves h2e2", go);
+        assert!(
+            ["h9g7", "b9c7", "h7e7"].contains(&best.as_str()),
+            "{dialect}: {lines:#?}"
+        );
+    }
+}
