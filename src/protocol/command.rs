@@ -82,8 +82,7 @@ pub fn excerpt(s: &str) -> String {
 }
 
 /// Parse one line (already trimmed, not empty) as both dialects have it;
-/// a dialect parses its own forms first (`ucci.rs`: UCCI's short
-/// `setoption`).
+/// a dialect parses its own forms first (the short `setoption`).
 pub fn parse(line: &str) -> Command {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some(&first) = tokens.first() else {
@@ -127,7 +126,8 @@ pub fn parse(line: &str) -> Command {
     }
 }
 
-/// `setoption name <N> [value <V>]`.
+/// `setoption name <N> [value <V>]` (a dialect parses its short form
+/// first: [`short_setoption`]).
 fn parse_setoption(rest: &[&str]) -> Command {
     if rest.is_empty() {
         return Command::Error("setoption: missing option name".into());
@@ -146,6 +146,35 @@ fn parse_setoption(rest: &[&str]) -> Command {
         "setoption: expected 'setoption name <id> [value <x>]', got '{}'",
         excerpt(&rest.join(" "))
     ))
+}
+
+/// The short `setoption <N> [<V>]` (UCCI's own; VinXiangQi sends it in
+/// either dialect), if `line` is one whose leading words `names` an option:
+/// the name is the longest such run of words (so `setoption Clear Hash` and
+/// `setoption Skill Level 20` name `Clear Hash` and `Skill Level`), the
+/// rest, if any, the value. `None` for the long form, another command, or
+/// no name `names` accepts.
+pub fn short_setoption(line: &str, names: impl Fn(&str) -> bool) -> Option<Command> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let rest = match tokens.as_slice() {
+        [first, rest @ ..]
+            if first.eq_ignore_ascii_case("setoption")
+                && rest
+                    .first()
+                    .is_some_and(|w| !w.eq_ignore_ascii_case("name")) =>
+        {
+            rest
+        }
+        _ => return None,
+    };
+    let n = (1..=rest.len())
+        .rev()
+        .find(|&n| names(&rest[..n].join(" ")))?;
+    let value = &rest[n..];
+    Some(Command::SetOption {
+        name: rest[..n].join(" "),
+        value: (!value.is_empty()).then(|| value.join(" ")),
+    })
 }
 
 /// `startpos [moves ...]` or `fen <FEN fields> [moves ...]`.
@@ -489,8 +518,8 @@ mod tests {
         );
     }
 
-    /// The common parser has the UCI form only; UCCI's short form is
-    /// `ucci.rs`'s.
+    /// The common parser has the long form only; the short one is
+    /// [`short_setoption`]'s, for the names a dialect accepts.
     #[test]
     fn setoption_name_value() {
         assert_eq!(
@@ -509,6 +538,38 @@ mod tests {
         );
         assert!(matches!(parse("setoption hashsize 64"), Command::Error(_)));
         assert!(matches!(parse("setoption"), Command::Error(_)));
+    }
+
+    /// Names of several words, as VinXiangQi sends them.
+    #[test]
+    fn short_setoption_takes_the_longest_name() {
+        let known = |n: &str| ["Clear Hash", "Skill Level", "Hash", "Debug Log File"].contains(&n);
+        let set = |name: &str, value: Option<&str>| {
+            Some(Command::SetOption {
+                name: name.into(),
+                value: value.map(String::from),
+            })
+        };
+        assert_eq!(
+            short_setoption("setoption Hash 16", known),
+            set("Hash", Some("16"))
+        );
+        assert_eq!(
+            short_setoption("setoption Clear Hash", known),
+            set("Clear Hash", None)
+        );
+        assert_eq!(
+            short_setoption("setoption Skill Level 20", known),
+            set("Skill Level", Some("20"))
+        );
+        assert_eq!(
+            short_setoption("setoption Debug Log File /tmp/a b.log", known),
+            set("Debug Log File", Some("/tmp/a b.log"))
+        );
+        assert_eq!(short_setoption("setoption style risky", known), None);
+        assert_eq!(short_setoption("setoption name Hash value 1", known), None);
+        assert_eq!(short_setoption("setoption", known), None);
+        assert_eq!(short_setoption("isready", known), None);
     }
 
     #[test]

@@ -259,6 +259,12 @@ pub fn find(name: &str) -> Option<&'static OptionDef> {
     all().find(|d| d.is_named(&key))
 }
 
+/// The option whose UCI name `name` is (loosely matched), if any.
+pub fn find_uci(name: &str) -> Option<&'static OptionDef> {
+    let key = normalize(name);
+    all().find(|d| d.uci.is_some_and(|n| normalize(n) == key))
+}
+
 /// Why a `setoption` did nothing.
 #[derive(Debug, PartialEq, Eq)]
 pub enum SetError {

@@ -96,6 +96,9 @@ pub struct Session {
     /// Id of the last search started; a late `SearchDone` of an older one is ignored.
     search_id: u64,
     draw_offered: Arc<Mutex<bool>>,
+    /// The hello word of the command just handled, if it was one: a hello
+    /// of the other dialect right behind it is a GUI asking for either.
+    last_hello: Option<&'static str>,
 }
 
 /// What the loop should do after a command.
@@ -120,6 +123,7 @@ impl Session {
             active: None,
             search_id: 0,
             draw_offered: Arc::new(Mutex::new(false)),
+            last_hello: None,
         })
     }
 
@@ -282,7 +286,21 @@ impl Session {
     }
 
     fn handle(&mut self, cmd: Command) -> Flow {
+        let hello = match cmd {
+            Command::Hello(word) => Some(word),
+            _ => None,
+        };
+        let last_hello = std::mem::replace(&mut self.last_hello, hello);
         match cmd {
+            // `uci` then `ucci` at once (VinXiangQi sends both and takes the
+            // dialect whose `...ok` it sees): the GUI speaks either, and gets
+            // one handshake, the first word's.
+            Command::Hello(word) if last_hello.is_some_and(|w| w != word) => {
+                let spoken = self.dialect.hello_word();
+                self.out.info_string(&format!(
+                    "'{word}' right after '{spoken}' ignored: the engine speaks {spoken}"
+                ));
+            }
             Command::Hello(word) => self.hello(word),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),

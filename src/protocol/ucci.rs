@@ -95,9 +95,14 @@ impl Dialect for Ucci {
         lines
     }
 
-    /// The UCI-style `setoption name N value V` works too (the `cchess`
-    /// clients send it); `setoption <name> [<value>]` is UCCI's own.
+    /// `setoption <name> [<value>]` is UCCI's own; the UCI-style
+    /// `setoption name N value V` works too (the `cchess` clients send it).
+    /// A short form that names no option is taken as the unknown option of
+    /// its first word.
     fn parse(&self, line: &str) -> Command {
+        if let Some(cmd) = command::short_setoption(line, |n| options::find(n).is_some()) {
+            return cmd;
+        }
         let tokens: Vec<&str> = line.split_whitespace().collect();
         match tokens.as_slice() {
             [first, name, rest @ ..]

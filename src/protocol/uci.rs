@@ -49,8 +49,13 @@ impl Dialect for Uci {
         lines
     }
 
+    /// Besides `setoption name N value V`, the short `setoption N V` with
+    /// an option's UCI name (VinXiangQi sends `setoption Threads 4` and
+    /// `setoption Clear Hash ` to UCI engines too); other short forms stay
+    /// errors, as UCI has no such line.
     fn parse(&self, line: &str) -> Command {
-        command::parse(line)
+        command::short_setoption(line, |n| options::find_uci(n).is_some())
+            .unwrap_or_else(|| command::parse(line))
     }
 
     fn ms_per_clock_unit(&self, _: &Options) -> f64 {

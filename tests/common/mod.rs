@@ -44,19 +44,31 @@ impl EngineProcess {
     }
 
     pub fn start_with_args(args: &[&str]) -> EngineProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        Self::start_program(env!("CARGO_BIN_EXE_jiangjun"), args)
+    }
+
+    /// The engine the GUI-facing tests drive ([`test_engine`]).
+    pub fn start_test_engine() -> EngineProcess {
+        Self::start_program(&test_engine(), &[])
+    }
+
+    /// The executable `program` (any engine speaking the protocols).
+    pub fn start_program(program: &str, args: &[&str]) -> EngineProcess {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("start jiangjun");
+            .unwrap_or_else(|e| panic!("start {program}: {e}"));
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 match line {
                     Ok(l) => {
+                        // A Windows build may end its lines with "\r\n".
+                        let l = l.strip_suffix('\r').map(String::from).unwrap_or(l);
                         if tx.send(l).is_err() {
                             break;
                         }
@@ -102,7 +114,16 @@ impl EngineProcess {
 
     /// Lines up to and including the first one for which `done` holds.
     pub fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + wait();
+        self.read_until_within(wait(), done)
+    }
+
+    /// As [`Self::read_until`], failing after `limit` instead of [`wait`].
+    pub fn read_until_within(
+        &mut self,
+        limit: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let deadline = Instant::now() + limit;
         let mut out = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -145,7 +166,12 @@ impl EngineProcess {
 
     /// Wait for the process to exit.
     pub fn wait_exit(&mut self) -> bool {
-        let deadline = Instant::now() + wait();
+        self.wait_exit_within(wait())
+    }
+
+    /// Wait up to `limit` for the process to exit; its success.
+    pub fn wait_exit_within(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return status.success();
@@ -161,6 +187,22 @@ impl Drop for EngineProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The engine the GUI-facing tests drive: the executable named by
+/// `JIANGJUN_TEST_ENGINE` when set (CI points it at a Wine wrapper running
+/// the Windows build), else this build's `jiangjun`.
+pub fn test_engine() -> String {
+    std::env::var("JIANGJUN_TEST_ENGINE")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_jiangjun").to_string())
+}
+
+/// Whether the tests drive another executable than this build's (slower
+/// start-up and timing under Wine: bounds are widened).
+pub fn foreign_engine() -> bool {
+    test_engine() != env!("CARGO_BIN_EXE_jiangjun")
 }
 
 /// The move of a `bestmove` line, if any.

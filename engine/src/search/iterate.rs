@@ -47,6 +47,14 @@ impl Worker<'_> {
                 if self.stopped {
                     break;
                 }
+                // Lines best first: a later line can score above an earlier
+                // one (its search sees another table and other cuts), and
+                // then it is the better line. Only the lines completed this
+                // iteration are ordered, each with its exact score (the
+                // window is widened until the score falls inside); a
+                // stopped line keeps its place. Stable, so a single line
+                // (`bench`) is left as it is.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped {
                 break;
@@ -121,7 +129,9 @@ impl Worker<'_> {
             } else {
                 self.completed_depth
             },
-            seldepth: best.seldepth.max(1),
+            // The line was searched to the depth at least, even when it
+            // ends sooner (a mate, a draw by the rules).
+            seldepth: best.seldepth.max(self.completed_depth.max(1) as usize),
             nodes: self.nodes,
             pv: best.pv,
         }

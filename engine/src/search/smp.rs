@@ -56,7 +56,7 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     if (interrupted || chosen != 0) && job.reporter.wants_lines() {
         job.reporter.final_line(&IterationInfo {
             depth: result.depth.max(1),
-            seldepth: result.seldepth,
+            seldepth: result.seldepth.max(result.depth.max(1) as usize),
             multipv: 1,
             score: result.score,
             bound: Bound::Exact,

@@ -226,7 +226,9 @@ impl<'a> Worker<'a> {
             };
             self.reporter.iteration(&IterationInfo {
                 depth,
-                seldepth: rm.seldepth.max(1),
+                // Never below the depth: a line that ends sooner (a mate,
+                // a draw by the rules) was still searched to it.
+                seldepth: rm.seldepth.max(depth.max(1) as usize),
                 multipv: i + 1,
                 score,
                 bound: Bound::Exact,
