@@ -5,7 +5,7 @@
 use crate::tools::{EXIT_USAGE, fail};
 use jiangjun_tablebase::build::build;
 use jiangjun_tablebase::verify::{load_all, verify};
-use jiangjun_tablebase::{Material, Tablebases};
+use jiangjun_tablebase::{Material, Tablebases, Wdl, value};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -24,6 +24,9 @@ pub enum TbCommand {
     /// Check every position of every table in a directory against its
     /// successors, with the rules crate's moves.
     Verify(VerifyArgs),
+    /// List the tables of a directory: positions, results with each side
+    /// to move, longest mate, bytes.
+    Info(VerifyArgs),
 }
 
 #[derive(clap::Args)]
@@ -58,6 +61,7 @@ pub fn run(cmd: &TbCommand) -> ExitCode {
         TbCommand::Gen(a) => gen_tables(a),
         TbCommand::Probe(a) => probe(a),
         TbCommand::Verify(a) => verify_dir(a),
+        TbCommand::Info(a) => info(a),
     }
 }
 
@@ -172,4 +176,51 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
         println!("verify passed: {} tables", tb.len());
         ExitCode::SUCCESS
     }
+}
+
+fn info(args: &VerifyArgs) -> ExitCode {
+    let tb = match Tablebases::open(&args.dir) {
+        Ok(t) => t,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
+    println!("material indices legal red-to-move(W/D/L) black-to-move(W/D/L) maxdtm bytes");
+    for m in tb.materials() {
+        let Some(file) = tb.file(&m) else { continue };
+        let values = match file.values() {
+            Ok(v) => v,
+            Err(e) => return fail(1, e),
+        };
+        // The first half of the indices has Red to move (see `index`).
+        let half = values.len() / 2;
+        let count = |vs: &[u16]| {
+            let mut c = [0u64; 3];
+            for &v in vs {
+                if v == value::INVALID {
+                    continue;
+                }
+                let i = match value::unpack(v).0 {
+                    Wdl::Win => 0,
+                    Wdl::Draw => 1,
+                    Wdl::Loss => 2,
+                };
+                c[i] += 1;
+            }
+            c
+        };
+        let (r, b) = (count(&values[..half]), count(&values[half..]));
+        println!(
+            "{m} {} {} {}/{}/{} {}/{}/{} {} {}",
+            values.len(),
+            r.iter().sum::<u64>() + b.iter().sum::<u64>(),
+            r[0],
+            r[1],
+            r[2],
+            b[0],
+            b[1],
+            b[2],
+            file.max_dtm,
+            file.file_len()
+        );
+    }
+    ExitCode::SUCCESS
 }

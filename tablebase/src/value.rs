@@ -21,7 +21,7 @@ pub const fn is_win(v: u16) -> bool {
 
 /// Whether a packed value is a loss for the side to move.
 pub const fn is_loss(v: u16) -> bool {
-    v != DRAW && v != INVALID && (v - 1) % 2 == 0
+    v != DRAW && v != INVALID && (v - 1).is_multiple_of(2)
 }
 
 /// The plies to mate of a win or loss.

@@ -19,7 +19,6 @@ use crate::table::{Table, TableSet};
 use crate::value::{DRAW, INVALID, back, better, is_loss, is_win, mate_in};
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::Mutex;
 use xiangqi::{Board, Color};
 
 /// The outcome of verifying one table.
@@ -95,14 +94,10 @@ pub fn verify(set: &TableSet, m: &Material) -> Report {
             ..Report::default()
         };
     };
-    let report = Mutex::new(Report::default());
-    (0..t.values.len()).into_par_iter().for_each_init(
-        || (0u64, 0u64),
-        |_, i| {
-            let stored = t.values[i];
-            let r = check_one(set, t, i as u64, stored);
-            let mut rep = report.lock().unwrap_or_else(|e| e.into_inner());
-            match r {
+    (0..t.values.len())
+        .into_par_iter()
+        .fold(Report::default, |mut rep, i| {
+            match check_one(set, t, i as u64, t.values[i]) {
                 Ok(Checked::Illegal) => {}
                 Ok(Checked::Legal) => rep.positions += 1,
                 Ok(Checked::RuleLoss) => {
@@ -117,9 +112,16 @@ pub fn verify(set: &TableSet, m: &Material) -> Report {
                     }
                 }
             }
-        },
-    );
-    report.into_inner().unwrap_or_else(|e| e.into_inner())
+            rep
+        })
+        .reduce(Report::default, |mut a, b| {
+            a.positions += b.positions;
+            a.rule_losses += b.rule_losses;
+            a.errors += b.errors;
+            a.messages.extend(b.messages);
+            a.messages.truncate(10);
+            a
+        })
 }
 
 enum Checked {
