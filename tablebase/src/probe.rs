@@ -111,12 +111,23 @@ impl Tablebases {
     /// move that keeps the draw (`None` with no legal move). `Err` if a
     /// table is damaged or one a capture leads to is missing.
     pub fn best_move(&self, board: &Board) -> Option<Result<(Probe, Option<Move>), String>> {
+        Some(
+            self.best_moves(board)?
+                .map(|(p, moves)| (p, moves.first().copied())),
+        )
+    }
+
+    /// The value and every move as good as the best one (all the fastest
+    /// wins, all the slowest losses, all the moves keeping a draw), in
+    /// move generation order: what a search's root may keep.
+    pub fn best_moves(&self, board: &Board) -> Option<Result<(Probe, Vec<Move>), String>> {
         let probe = match self.probe(board)? {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };
         let mut b = board.clone();
-        let mut best: Option<(u16, Move)> = None;
+        let mut best: Option<u16> = None;
+        let mut moves = Vec::new();
         for mv in board.legal_moves() {
             b.make_move(mv);
             let v = self.probe(&b);
@@ -126,10 +137,14 @@ impl Tablebases {
                 Some(Err(e)) => return Some(Err(e)),
                 None => return Some(Err(format!("no table for the position after {mv}"))),
             };
-            if best.is_none_or(|(bv, _)| better(v, bv)) {
-                best = Some((v, mv));
+            if best.is_none_or(|bv| better(v, bv)) {
+                best = Some(v);
+                moves.clear();
+            }
+            if best == Some(v) {
+                moves.push(mv);
             }
         }
-        Some(Ok((probe, best.map(|(_, m)| m))))
+        Some(Ok((probe, moves)))
     }
 }

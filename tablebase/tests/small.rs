@@ -28,5 +28,17 @@ fn krvk_builds_verifies_and_probes() {
     let board = xiangqi::Board::from_fen("4k4/9/9/9/9/9/9/9/9/3K1R3 w").unwrap();
     let p = tb.probe(&board).unwrap().unwrap();
     assert_eq!(p.wdl, Wdl::Win);
+    // Every move the root may keep wins as fast as promised; the others do
+    // not.
+    let (p, keep) = tb.best_moves(&board).unwrap().unwrap();
+    assert!(!keep.is_empty());
+    let mut b = board.clone();
+    for mv in board.legal_moves() {
+        b.make_move(mv);
+        let after = tb.probe(&b).unwrap().unwrap();
+        b.unmake_move();
+        let keeps = after.wdl == Wdl::Loss && after.dtm.map(|d| d + 1) == p.dtm;
+        assert_eq!(keep.contains(&mv), keeps, "{mv}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
