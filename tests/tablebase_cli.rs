@@ -77,3 +77,104 @@ fn tb_gen_probe_verify() {
     assert!(err.contains("truncated"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Run the engine on `lines`, then read until a `bestmove` line (or the
+/// end), then quit. Returns the output lines.
+fn engine_session(lines: &[&str]) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start jiangjun");
+    let mut stdin = child.stdin.take().unwrap();
+    for l in lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut out = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.starts_with("bestmove") || line.starts_with("nobestmove");
+        out.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = writeln!(stdin, "quit");
+    drop(stdin);
+    let _ = child.wait();
+    out
+}
+
+#[test]
+fn search_probes_tables_when_given_a_path() {
+    let dir = std::env::temp_dir().join(format!("jjtb-search-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    assert_eq!(jiangjun(&["tb", "gen", "--out", d, "KRvKA"]).0, 0);
+    let fen = "9/4k4/9/9/9/9/9/9/9/R2K5 w";
+    let keep = jiangjun(&["tb", "probe", "--path", d, "--fen", fen]).1;
+    assert_eq!(keep, "wdl win dtm 3 bestmove a0a8\n");
+
+    // UCI: a bad path and an empty directory are answered and ignored; a
+    // good one is used: the fastest win, table hits on the lines.
+    let empty = std::env::temp_dir().join(format!("jjtb-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = engine_session(&[
+        "uci",
+        "setoption name TablebasePath value /nonexistent/tables",
+        &format!("setoption name TablebasePath value {}", empty.display()),
+        &format!("setoption name TablebasePath value {d}"),
+        &format!("position fen {fen}"),
+        "go depth 5",
+    ]);
+    let text = out.join("\n");
+    assert!(
+        text.contains("option name TablebasePath type string default"),
+        "{text}"
+    );
+    assert!(
+        text.contains("info string option TablebasePath: /nonexistent/tables"),
+        "{text}"
+    );
+    assert!(text.contains(&format!(
+        "info string option TablebasePath: no tables in {}",
+        empty.display()
+    )));
+    assert!(
+        text.contains(&format!("info string endgame tables: 4 tables from {d}")),
+        "{text}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info depth") && l.contains(" tbhits ")),
+        "{text}"
+    );
+    assert_eq!(
+        out.last().unwrap().split_whitespace().nth(1),
+        Some("a0a8"),
+        "{text}"
+    );
+
+    // UCCI spelling; and without a path no line mentions table hits.
+    let out = engine_session(&[
+        "ucci",
+        &format!("setoption tablebasepath {d}"),
+        &format!("position fen {fen}"),
+        "go depth 5",
+    ]);
+    let text = out.join("\n");
+    assert!(text.contains(" tbhits "), "{text}");
+    assert_eq!(
+        out.last().unwrap().split_whitespace().nth(1),
+        Some("a0a8"),
+        "{text}"
+    );
+    let out = engine_session(&["uci", &format!("position fen {fen}"), "go depth 5"]);
+    assert!(!out.join("\n").contains("tbhits"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}

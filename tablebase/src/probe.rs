@@ -12,6 +12,8 @@ use xiangqi::{Board, Move, Square};
 /// The tables found in a directory.
 pub struct Tablebases {
     tables: HashMap<Material, (Indexer, TableFile)>,
+    /// The most pieces of any table (a search skips bigger positions).
+    max_pieces: usize,
 }
 
 /// A probe's answer, from the side to move's view.
@@ -60,7 +62,13 @@ impl Tablebases {
             }
             tables.insert(m, (Indexer::new(m), file));
         }
-        Ok(Tablebases { tables })
+        let max_pieces = tables.keys().map(|m| m.pieces()).max().unwrap_or(0);
+        Ok(Tablebases { tables, max_pieces })
+    }
+
+    /// The most pieces (kings included) of any table held.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
     }
 
     /// How many tables.

@@ -7,6 +7,7 @@ use super::{Limits, Reporter, SearchResult, Shared};
 use crate::nnue::Network;
 use crate::now::Instant;
 use crate::sync::Latch;
+use crate::tb::Tablebases;
 use crate::tt::TranspositionTable;
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
@@ -21,6 +22,8 @@ pub(crate) struct SearchJob {
     /// The evaluation's network, shared read-only by the threads; `None`:
     /// the hand-made evaluation.
     pub network: Option<Arc<Network>>,
+    /// Endgame tables to probe; `None`: none loaded.
+    pub tablebases: Option<Arc<Tablebases>>,
     pub shared: Arc<Shared>,
     pub reporter: Arc<dyn Reporter>,
     /// When the search was asked for: its clock, and the times it reports,
@@ -52,13 +55,23 @@ impl SearchJob {
         limits: Limits,
         tt: Arc<TranspositionTable>,
         network: Option<Arc<Network>>,
+        tablebases: Option<Arc<Tablebases>>,
         shared: Arc<Shared>,
         reporter: Arc<dyn Reporter>,
         threads: usize,
     ) -> SearchJob {
         let start = Instant::now();
         tt.new_search();
-        let root_moves = root_moves(board, &limits);
+        let mut root_moves = root_moves(board, &limits);
+        // In the tables, the root keeps only the moves that keep the value
+        // (unless that would leave none of the moves the `go` allows).
+        if let Some(keep) = tablebases
+            .as_deref()
+            .and_then(|tb| crate::tb::root_moves(tb, board))
+            && root_moves.iter().any(|rm| keep.contains(&rm.mv))
+        {
+            root_moves.retain(|rm| keep.contains(&rm.mv));
+        }
         let helpers = if root_moves.is_empty() || limits.strength.limited() {
             0
         } else {
@@ -75,6 +88,7 @@ impl SearchJob {
             root_moves,
             tt,
             network,
+            tablebases,
             shared,
             reporter,
             start,
