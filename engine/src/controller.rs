@@ -285,16 +285,18 @@ impl Engine {
         self.wait();
         let end = self.start(limits.ponder);
         let wait_for_stop = limits.wait_for_stop;
-        let job = Arc::new(SearchJob::new(
-            board,
-            limits,
-            self.tt.clone(),
-            self.network.clone(),
-            self.tablebases.clone(),
-            self.shared.clone(),
-            reporter,
-            self.pool.len(),
-        ));
+        let job = Arc::new(
+            SearchJob::new(
+                board,
+                limits,
+                self.tt.clone(),
+                self.network.clone(),
+                self.shared.clone(),
+                reporter,
+                self.pool.len(),
+            )
+            .with_tablebases(self.tablebases.clone()),
+        );
         for id in 1..=job.helpers() {
             let job = job.clone();
             let done = CountDown(job.helpers_left.clone());

@@ -30,40 +30,6 @@ pub fn score_of(p: &Probe) -> Score {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::score::{SCORE_MATE_IN_MAX, SCORE_TB_WIN_MIN};
-    use jiangjun_tablebase::Wdl;
-    use jiangjun_tablebase::value::mate_in;
-
-    fn probe_of(d: u16) -> Probe {
-        let value = mate_in(d);
-        let (wdl, dtm) = jiangjun_tablebase::value::unpack(value);
-        Probe { wdl, dtm, value }
-    }
-
-    #[test]
-    fn scores_lie_between_evaluations_and_mates() {
-        for d in 0..600 {
-            let p = probe_of(d);
-            let s = score_of(&p);
-            assert!(
-                s.abs() < SCORE_MATE_IN_MAX && s.abs() >= SCORE_TB_WIN_MIN,
-                "{d}: {s}"
-            );
-            assert_eq!(s > 0, p.wdl == Wdl::Win);
-            if d % 2 == 0 && d < 400 {
-                // The parent of a loss in d is a win in d + 1.
-                assert_eq!(-s, score_of(&probe_of(d + 1)));
-            }
-        }
-        assert!(score_of(&probe_of(1)) > score_of(&probe_of(3)));
-        assert!(score_of(&probe_of(2)) > score_of(&probe_of(0)));
-        assert!(crate::position::NNUE_EVAL_LIMIT < SCORE_TB_WIN_MIN);
-    }
-}
-
 /// Pieces on the board, kings included (counted only when tables are
 /// loaded, so a search without them pays nothing).
 fn pieces(board: &Board) -> usize {
@@ -95,5 +61,39 @@ pub fn root_moves(tb: &Tablebases, board: &Board) -> Option<Vec<Move>> {
     match tb.best_moves(board)? {
         Ok((_, moves)) if !moves.is_empty() => Some(moves),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{SCORE_MATE_IN_MAX, SCORE_TB_WIN_MIN};
+    use jiangjun_tablebase::Wdl;
+    use jiangjun_tablebase::value::mate_in;
+
+    fn probe_of(d: u16) -> Probe {
+        let value = mate_in(d);
+        let (wdl, dtm) = jiangjun_tablebase::value::unpack(value);
+        Probe { wdl, dtm, value }
+    }
+
+    #[test]
+    fn scores_lie_between_evaluations_and_mates() {
+        for d in 0..600 {
+            let p = probe_of(d);
+            let s = score_of(&p);
+            assert!(
+                s.abs() < SCORE_MATE_IN_MAX && s.abs() >= SCORE_TB_WIN_MIN,
+                "{d}: {s}"
+            );
+            assert_eq!(s > 0, p.wdl == Wdl::Win);
+            if d % 2 == 0 && d < 400 {
+                // The parent of a loss in d is a win in d + 1.
+                assert_eq!(-s, score_of(&probe_of(d + 1)));
+            }
+        }
+        assert!(score_of(&probe_of(1)) > score_of(&probe_of(3)));
+        assert!(score_of(&probe_of(2)) > score_of(&probe_of(0)));
+        const { assert!(crate::position::NNUE_EVAL_LIMIT < SCORE_TB_WIN_MIN) };
     }
 }

@@ -55,23 +55,13 @@ impl SearchJob {
         limits: Limits,
         tt: Arc<TranspositionTable>,
         network: Option<Arc<Network>>,
-        tablebases: Option<Arc<Tablebases>>,
         shared: Arc<Shared>,
         reporter: Arc<dyn Reporter>,
         threads: usize,
     ) -> SearchJob {
         let start = Instant::now();
         tt.new_search();
-        let mut root_moves = root_moves(board, &limits);
-        // In the tables, the root keeps only the moves that keep the value
-        // (unless that would leave none of the moves the `go` allows).
-        if let Some(keep) = tablebases
-            .as_deref()
-            .and_then(|tb| crate::tb::root_moves(tb, board))
-            && root_moves.iter().any(|rm| keep.contains(&rm.mv))
-        {
-            root_moves.retain(|rm| keep.contains(&rm.mv));
-        }
+        let root_moves = root_moves(board, &limits);
         let helpers = if root_moves.is_empty() || limits.strength.limited() {
             0
         } else {
@@ -88,7 +78,7 @@ impl SearchJob {
             root_moves,
             tt,
             network,
-            tablebases,
+            tablebases: None,
             shared,
             reporter,
             start,
@@ -96,6 +86,22 @@ impl SearchJob {
             helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
             helpers_left: Arc::new(Latch::new(helpers)),
         }
+    }
+
+    /// Probe `tablebases` (if any) in this search. In the tables, the root
+    /// keeps only the moves that keep the value (unless that would leave
+    /// none of the moves the `go` allows); a mate in one, being the fastest
+    /// win, is among them, and no list is left empty.
+    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> SearchJob {
+        if let Some(keep) = tablebases
+            .as_deref()
+            .and_then(|tb| crate::tb::root_moves(tb, &self.board))
+            && self.root_moves.iter().any(|rm| keep.contains(&rm.mv))
+        {
+            self.root_moves.retain(|rm| keep.contains(&rm.mv));
+        }
+        self.tablebases = tablebases;
+        self
     }
 
     /// Helper threads the search uses (ids 1 to this).
