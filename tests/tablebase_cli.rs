@@ -66,6 +66,10 @@ fn tb_gen_probe_verify() {
     let (code, out, _) = jiangjun(&["tb", "verify", d]);
     assert_eq!(code, 0);
     assert!(out.contains("verify passed: 4 tables"), "{out}");
+    let (code, out, _) = jiangjun(&["tb", "verify", d, "KRvKA"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("verify passed: 1 tables"), "{out}");
+    assert_eq!(jiangjun(&["tb", "verify", d, "KNvK"]).0, 2);
     // A damaged table fails verification before any probe.
     let path = dir.join("KRvKA.jtb");
     let mut bytes = std::fs::read(&path).unwrap();

@@ -26,7 +26,7 @@ pub enum TbCommand {
     Verify(VerifyArgs),
     /// List the tables of a directory: positions, results with each side
     /// to move, longest mate, bytes.
-    Info(VerifyArgs),
+    Info(InfoArgs),
 }
 
 #[derive(clap::Args)]
@@ -51,6 +51,14 @@ pub struct ProbeArgs {
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
+    /// The directory of tables.
+    pub dir: PathBuf,
+    /// Verify only these tables (default: all of the directory's).
+    pub materials: Vec<String>,
+}
+
+#[derive(clap::Args)]
+pub struct InfoArgs {
     /// The directory of tables.
     pub dir: PathBuf,
 }
@@ -151,8 +159,19 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
     if tb.is_empty() {
         return fail(EXIT_USAGE, format!("no tables in {}", args.dir.display()));
     }
+    let mut chosen = Vec::new();
+    for name in &args.materials {
+        match name.parse::<Material>() {
+            Ok(m) if tb.file(&m.canonical().0).is_some() => chosen.push(m.canonical().0),
+            Ok(m) => return fail(EXIT_USAGE, format!("{m} is not in {}", args.dir.display())),
+            Err(e) => return fail(EXIT_USAGE, e),
+        }
+    }
+    if chosen.is_empty() {
+        chosen = tb.materials();
+    }
     let mut failed = 0;
-    for m in tb.materials() {
+    for m in chosen.iter().copied() {
         let start = Instant::now();
         let r = verify(&set, &m);
         println!(
@@ -173,12 +192,12 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
         println!("verify failed: {failed} tables with errors");
         ExitCode::FAILURE
     } else {
-        println!("verify passed: {} tables", tb.len());
+        println!("verify passed: {} tables", chosen.len());
         ExitCode::SUCCESS
     }
 }
 
-fn info(args: &VerifyArgs) -> ExitCode {
+fn info(args: &InfoArgs) -> ExitCode {
     let tb = match Tablebases::open(&args.dir) {
         Ok(t) => t,
         Err(e) => return fail(EXIT_USAGE, e),
