@@ -9,7 +9,7 @@
 //! mirrored first. Indices whose squares collide are invalid (and so are
 //! illegal positions; see [`crate::generate`]).
 
-use crate::geometry::{EMPTY, SQUARES, allowed_squares, code, color_of, kind_of};
+use crate::geometry::{EMPTY, SQUARES, allowed_squares, code};
 use crate::material::Material;
 use xiangqi::{Color, PieceKind};
 
@@ -253,17 +253,6 @@ impl Indexer {
         }
         Some(pos)
     }
-}
-
-/// Whether `pos` has a piece outside its kind's squares (never in a game).
-pub fn misplaced(pos: &Pos) -> bool {
-    (0..pos.n).any(|i| {
-        !crate::geometry::allowed(
-            color_of(pos.code[i]),
-            kind_of(pos.code[i]),
-            usize::from(pos.sq[i]),
-        )
-    })
 }
 
 #[cfg(test)]

@@ -15,10 +15,6 @@ pub struct Succ {
     pub capture: bool,
     /// Whether it checks the opponent.
     pub check: bool,
-    /// From and to squares.
-    pub from: usize,
-    /// The square moved to.
-    pub to: usize,
 }
 
 /// Whether the position is legal: the side not to move is not in check and
@@ -53,8 +49,6 @@ pub fn for_each_legal(pos: &Pos, b: &[u8; SQUARES], mut f: impl FnMut(&Succ)) {
                 board: nb,
                 capture,
                 check,
-                from,
-                to,
             });
         });
     }
