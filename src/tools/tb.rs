@@ -171,7 +171,7 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
         chosen = tb.materials();
     }
     let mut failed = 0;
-    for m in chosen.iter().copied() {
+    for &m in &chosen {
         let start = Instant::now();
         let r = verify(&set, &m);
         println!(
