@@ -1,6 +1,6 @@
 use clap::{Parser, Subcommand};
 use jiangjun::tools::{
-    bench, book, datagen, judge, ladder, match_cli, perft, solve, spsa, train, tune,
+    bench, book, datagen, judge, ladder, match_cli, perft, solve, spsa, tb, train, tune,
 };
 use std::process::ExitCode;
 
@@ -45,6 +45,9 @@ enum Command {
     /// Print the strength ladder: each rung's node budget, skill pick and
     /// noise, the `Skill Level` that selects it and its rating.
     Ladder(ladder::LadderArgs),
+    /// Endgame tables: build them, probe a position, verify them.
+    #[command(subcommand)]
+    Tb(tb::TbCommand),
 }
 
 fn main() -> ExitCode {
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Ladder(args)) => ladder::run(&args),
+        Some(Command::Tb(cmd)) => tb::run(&cmd),
         None => {
             jiangjun::protocol::run_stdio();
             ExitCode::SUCCESS

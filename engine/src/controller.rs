@@ -38,6 +38,8 @@ pub struct Engine {
     hash_mb: usize,
     /// The evaluation's network; `None`: the hand-made evaluation.
     network: Option<Arc<Network>>,
+    /// Endgame tables the search probes; `None`: none.
+    tablebases: Option<Arc<crate::tb::Tablebases>>,
     /// Stop and ponder flags and the node count of the current job.
     shared: Arc<Shared>,
     status: Arc<Status>,
@@ -106,6 +108,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             hash_mb,
             network: nnue::default_network(),
+            tablebases: None,
             shared: Arc::new(Shared::new()),
             play: Play::default(),
             status: Arc::new(Status {
@@ -212,6 +215,20 @@ impl Engine {
         self.network.as_ref()
     }
 
+    /// Probe these endgame tables from the next search on (`None`: none).
+    /// Waits for a running job; the table is emptied, as its scores were
+    /// found with the other tables.
+    pub fn set_tablebases(&mut self, tb: Option<Arc<crate::tb::Tablebases>>) {
+        self.wait();
+        self.tablebases = tb;
+        self.tt.clear();
+    }
+
+    /// Whether endgame tables are loaded.
+    pub fn has_tablebases(&self) -> bool {
+        self.tablebases.is_some()
+    }
+
     /// Evaluate with `net` from now on, or with the hand-made evaluation
     /// (`None`). Waits for a running job. A change empties the table: its
     /// entries hold the other evaluation's scores.
@@ -268,15 +285,18 @@ impl Engine {
         self.wait();
         let end = self.start(limits.ponder);
         let wait_for_stop = limits.wait_for_stop;
-        let job = Arc::new(SearchJob::new(
-            board,
-            limits,
-            self.tt.clone(),
-            self.network.clone(),
-            self.shared.clone(),
-            reporter,
-            self.pool.len(),
-        ));
+        let job = Arc::new(
+            SearchJob::new(
+                board,
+                limits,
+                self.tt.clone(),
+                self.network.clone(),
+                self.shared.clone(),
+                reporter,
+                self.pool.len(),
+            )
+            .with_tablebases(self.tablebases.clone()),
+        );
         for id in 1..=job.helpers() {
             let job = job.clone();
             let done = CountDown(job.helpers_left.clone());

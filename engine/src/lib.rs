@@ -18,6 +18,7 @@ pub mod score;
 pub mod search;
 pub mod strength;
 mod sync;
+pub mod tb;
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 mod thread;
 // No threads to start in a wasm32-unknown-unknown build: tasks run inline.

@@ -11,7 +11,7 @@
 
 use crate::eval::{self, psq};
 use crate::nnue::{Accumulator, AccumulatorStack, Network};
-use crate::score::{SCORE_MATE_IN_MAX, Score};
+use crate::score::{SCORE_TB_WIN_MIN, Score};
 use std::ops::Deref;
 use std::sync::Arc;
 use xiangqi::board::PieceValues;
@@ -30,11 +30,12 @@ pub const SEE_VALUES: PieceValues = {
     v
 };
 
-/// The network's scores are clamped to this, below the mate range: the
-/// search and the table read scores beyond `SCORE_MATE_IN_MAX` as mates, and
-/// an untrained (or random) network can produce anything. The hand-made
-/// evaluation stays far inside it by construction.
-pub const NNUE_EVAL_LIMIT: Score = SCORE_MATE_IN_MAX - 1;
+/// The network's scores are clamped to this, below the mate range and the
+/// endgame tables' wins: the search and the table read scores beyond
+/// `SCORE_MATE_IN_MAX` as mates, a table win must beat every evaluation,
+/// and an untrained (or random) network can produce anything. The
+/// hand-made evaluation stays far inside it by construction.
+pub const NNUE_EVAL_LIMIT: Score = SCORE_TB_WIN_MIN - 1;
 
 /// The network and one accumulator per ply since the position was set.
 #[derive(Clone)]

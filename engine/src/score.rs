@@ -9,3 +9,11 @@ pub const SCORE_DRAW: Score = 0;
 /// Maximum search ply; mate scores are `SCORE_MATE - ply`.
 pub const MAX_PLY: usize = 128;
 pub const SCORE_MATE_IN_MAX: Score = SCORE_MATE - MAX_PLY as Score;
+/// An endgame table's win with 0 plies to mate; a win `d` plies from mate
+/// scores `SCORE_TB_WIN - d` (losses the negation): below the mate range,
+/// above every evaluation, shorter mates higher. See `crate::tb`.
+pub const SCORE_TB_WIN: Score = SCORE_MATE_IN_MAX - 1;
+/// Table distances beyond this score as this (none of ours come near).
+pub const TB_DTM_CAP: Score = 500;
+/// The lowest score of a table win; evaluations stay below it.
+pub const SCORE_TB_WIN_MIN: Score = SCORE_TB_WIN - TB_DTM_CAP;

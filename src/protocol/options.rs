@@ -48,6 +48,9 @@ pub struct Options {
     /// `EvalFile` (UCCI `evalfile`): the evaluation in force (the values
     /// mean what `EvalSource::parse` says).
     pub eval: EvalSource,
+    /// `TablebasePath` (UCCI `tablebasepath`): the directory of endgame
+    /// tables the search probes; empty: none.
+    pub tablebase_path: String,
     /// The options that shape a `go`, kept as the engine takes them
     /// (`Engine::set_play_settings`): MultiPV, overhead, `nodestime`, the
     /// book, the strength options.
@@ -71,6 +74,8 @@ pub enum Effect {
     /// Evaluate as `eval` says: load its network (or go back to the
     /// hand-made evaluation).
     LoadNetwork,
+    /// Probe the tables of `tablebase_path` (or none, if empty).
+    LoadTablebases,
     /// Nothing to do but tell the GUI this (an `info string`, not an error).
     Note(String),
 }
@@ -289,6 +294,7 @@ impl Default for Options {
             debug_log_file: String::new(),
             random_seed: 0,
             eval: EvalSource::HandMade,
+            tablebase_path: String::new(),
             play: PlaySettings::default(),
         };
         for def in all() {

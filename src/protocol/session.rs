@@ -407,6 +407,7 @@ impl Session {
             // The engine starts its node clock again when `nodestime` changes.
             Ok(options::Effect::ResetNodeClock) => {}
             Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval),
+            Ok(options::Effect::LoadTablebases) => self.load_tablebases(name),
             Ok(options::Effect::Note(text)) => self.out.info_string(&text),
             Err(e) => self.out.error(&e),
         }
@@ -455,6 +456,41 @@ impl Session {
                 self.out
                     .error(&format!("option {name}: {e}; keeping {old}"));
                 self.options.eval = old;
+            }
+        }
+    }
+
+    /// `TablebasePath`: probe the tables of the directory it names, or none
+    /// if it is empty. A path that cannot be read, holds a bad table or no
+    /// table at all is answered with an `info string` and ignored (no
+    /// tables are probed).
+    fn load_tablebases(&mut self, name: &str) {
+        let path = self.options.tablebase_path.clone();
+        if path.is_empty() {
+            if self.engine.has_tablebases() {
+                self.engine.set_tablebases(None);
+            }
+            return;
+        }
+        match jiangjun_engine::tb::Tablebases::open(std::path::Path::new(&path)) {
+            Ok(tb) if !tb.is_empty() => {
+                let msg = format!(
+                    "endgame tables: {} tables from {path}, up to {} pieces",
+                    tb.len(),
+                    tb.max_pieces()
+                );
+                self.engine.set_tablebases(Some(std::sync::Arc::new(tb)));
+                self.out.info_string(&msg);
+            }
+            Ok(_) => {
+                self.engine.set_tablebases(None);
+                self.out
+                    .info_string(&format!("option {name}: no tables in {path}; ignored"));
+            }
+            Err(e) => {
+                self.engine.set_tablebases(None);
+                self.out
+                    .info_string(&format!("option {name}: {e}; ignored"));
             }
         }
     }

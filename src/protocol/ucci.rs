@@ -160,8 +160,11 @@ impl Dialect for Ucci {
     }
 
     fn iteration_lines(&self, info: &IterationInfo, style: Style) -> Vec<String> {
+        let tbhits = info
+            .tbhits
+            .map_or(String::new(), |n| format!(" tbhits {n}"));
         vec![
-            format!("info time {} nodes {}", info.time_ms, info.nodes),
+            format!("info time {} nodes {}{tbhits}", info.time_ms, info.nodes),
             depth_line(info, style, ""),
         ]
     }
@@ -171,7 +174,13 @@ impl Dialect for Ucci {
         vec![depth_line(
             info,
             style,
-            &format!(" time {} nodes {}", info.time_ms, info.nodes),
+            &format!(
+                " time {} nodes {}{}",
+                info.time_ms,
+                info.nodes,
+                info.tbhits
+                    .map_or(String::new(), |n| format!(" tbhits {n}"))
+            ),
         )]
     }
 
@@ -229,6 +238,7 @@ mod tests {
             nodes: 1000,
             time_ms: 20,
             hashfull: 0,
+            tbhits: None,
             pv: &pv,
         };
         let one = Style {

@@ -110,8 +110,11 @@ impl Dialect for Uci {
             _ => "",
         };
         let wdl = wdl_text(style, info.score);
+        let tbhits = info
+            .tbhits
+            .map_or(String::new(), |n| format!(" tbhits {n}"));
         vec![format!(
-            "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {}{tbhits} time {} pv {}",
             info.depth,
             info.seldepth,
             info.multipv,
@@ -178,6 +181,7 @@ mod tests {
             nodes: 1000,
             time_ms: 20,
             hashfull: 0,
+            tbhits: None,
             pv: &pv,
         };
         let lines = Uci.final_lines(&info, Style::default());

@@ -2,8 +2,8 @@
 //! perft reports, the rules judge, the match runner's command line, the
 //! test-suite solver, the evaluation tuner (Texel), the search-parameter
 //! tuner (SPSA), the book builder and the game-record reader they share,
-//! self-play training data and the NNUE trainer, and the strength ladder's
-//! listing. Each
+//! self-play training data and the NNUE trainer, the strength ladder's
+//! listing and the endgame tables' tools. Each
 //! subcommand is a `clap::Args` struct (or subcommand enum) and a `run`
 //! returning the process's exit code.
 
@@ -19,6 +19,7 @@ pub mod perft;
 pub mod records;
 pub mod solve;
 pub mod spsa;
+pub mod tb;
 pub mod train;
 pub mod tune;
 

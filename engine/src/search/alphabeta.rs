@@ -79,6 +79,15 @@ impl Worker<'_> {
             if let Some(s) = self.rule_score(ply) {
                 return s;
             }
+            // An endgame table's exact score (only with tables loaded).
+            if let Some(tb) = self.tablebases
+                && let Some(s) = crate::tb::probe(tb, &self.board)
+            {
+                self.shared
+                    .tbhits
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return s;
+            }
         }
         let p = self.params();
         let in_check = self.board.in_check();

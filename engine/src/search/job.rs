@@ -7,6 +7,7 @@ use super::{Limits, Reporter, SearchResult, Shared};
 use crate::nnue::Network;
 use crate::now::Instant;
 use crate::sync::Latch;
+use crate::tb::Tablebases;
 use crate::tt::TranspositionTable;
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
@@ -21,6 +22,8 @@ pub(crate) struct SearchJob {
     /// The evaluation's network, shared read-only by the threads; `None`:
     /// the hand-made evaluation.
     pub network: Option<Arc<Network>>,
+    /// Endgame tables to probe; `None`: none loaded.
+    pub tablebases: Option<Arc<Tablebases>>,
     pub shared: Arc<Shared>,
     pub reporter: Arc<dyn Reporter>,
     /// When the search was asked for: its clock, and the times it reports,
@@ -75,6 +78,7 @@ impl SearchJob {
             root_moves,
             tt,
             network,
+            tablebases: None,
             shared,
             reporter,
             start,
@@ -82,6 +86,22 @@ impl SearchJob {
             helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
             helpers_left: Arc::new(Latch::new(helpers)),
         }
+    }
+
+    /// Probe `tablebases` (if any) in this search. In the tables, the root
+    /// keeps only the moves that keep the value (unless that would leave
+    /// none of the moves the `go` allows); a mate in one, being the fastest
+    /// win, is among them, and no list is left empty.
+    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> SearchJob {
+        if let Some(keep) = tablebases
+            .as_deref()
+            .and_then(|tb| crate::tb::root_moves(tb, &self.board))
+            && self.root_moves.iter().any(|rm| keep.contains(&rm.mv))
+        {
+            self.root_moves.retain(|rm| keep.contains(&rm.mv));
+        }
+        self.tablebases = tablebases;
+        self
     }
 
     /// Helper threads the search uses (ids 1 to this).

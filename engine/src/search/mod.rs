@@ -104,6 +104,8 @@ pub(crate) struct Shared {
     pub pondering: AtomicBool,
     /// Nodes of all threads, flushed in batches.
     pub nodes: AtomicU64,
+    /// Endgame table hits of all threads.
+    pub tbhits: AtomicU64,
     /// The controller said `stop` (unlike `stop`, which the search sets
     /// itself as it ends). Guards the wake-ups of `released`.
     told_to_stop: Mutex<bool>,
@@ -126,6 +128,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
             told_to_stop: Mutex::new(false),
             released: Condvar::new(),
         }
@@ -136,6 +139,7 @@ impl Shared {
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(ponder, Ordering::Relaxed);
         self.nodes.store(0, Ordering::Relaxed);
+        self.tbhits.store(0, Ordering::Relaxed);
         *lock(&self.told_to_stop) = false;
     }
 
@@ -199,6 +203,8 @@ pub struct IterationInfo<'a> {
     pub nodes: u64,
     pub time_ms: u64,
     pub hashfull: usize,
+    /// Endgame table hits, when tables are loaded.
+    pub tbhits: Option<u64>,
     pub pv: &'a [Move],
 }
 

@@ -63,6 +63,10 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
             nodes: result.nodes,
             time_ms: main.time.elapsed().as_millis() as u64,
             hashfull: job.tt.hashfull(),
+            tbhits: job
+                .tablebases
+                .as_ref()
+                .map(|_| job.shared.tbhits.load(Ordering::Relaxed)),
             pv: &result.pv,
         });
     }

@@ -43,6 +43,8 @@ pub(super) struct Worker<'a> {
     pub board: Position,
     pub shared: &'a Shared,
     pub tt: &'a TranspositionTable,
+    /// Endgame tables to probe below the root, if loaded.
+    pub tablebases: Option<&'a crate::tb::Tablebases>,
     pub data: &'a mut ThreadData,
     pub limits: &'a Limits,
     pub reporter: &'a dyn Reporter,
@@ -114,6 +116,7 @@ impl<'a> Worker<'a> {
             board: Position::with_network(job.board.clone(), job.network.clone()),
             shared: &job.shared,
             tt: &job.tt,
+            tablebases: job.tablebases.as_deref(),
             data,
             limits,
             reporter,
@@ -235,6 +238,9 @@ impl<'a> Worker<'a> {
                 nodes,
                 time_ms,
                 hashfull,
+                tbhits: self
+                    .tablebases
+                    .map(|_| self.shared.tbhits.load(Ordering::Relaxed)),
                 pv: &rm.pv,
             });
         }

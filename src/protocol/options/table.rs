@@ -377,6 +377,17 @@ pub static OPTIONS: &[OptionDef] = &[
         },
     },
     OptionDef {
+        uci: Some("TablebasePath"),
+        ucci: Some("tablebasepath"),
+        aliases: &[],
+        kind: Kind::Text,
+        default: no_default,
+        set: |o, v| {
+            o.tablebase_path = text(v);
+            Ok(Effect::LoadTablebases)
+        },
+    },
+    OptionDef {
         uci: None,
         ucci: Some("newgame"),
         aliases: &[],

@@ -1,0 +1,158 @@
+//! Probing: the tables of a directory, asked about a `xiangqi` board.
+
+use crate::format::TableFile;
+use crate::geometry::{EMPTY, SQUARES};
+use crate::index::{Indexer, MAX_PIECES, Pos};
+use crate::material::Material;
+use crate::value::{INVALID, Wdl, back, better, unpack};
+use std::collections::HashMap;
+use std::path::Path;
+use xiangqi::{Board, Move, Square};
+
+/// The tables found in a directory.
+pub struct Tablebases {
+    tables: HashMap<Material, (Indexer, TableFile)>,
+    /// The most pieces of any table (a search skips bigger positions).
+    max_pieces: usize,
+}
+
+/// A probe's answer, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// Plies to mate (none for a draw).
+    pub dtm: Option<u16>,
+    /// The packed value (see [`crate::value`]).
+    pub value: u16,
+}
+
+/// The generator's position of a board, if it has few enough pieces.
+pub fn pos_of(board: &Board) -> Option<Pos> {
+    let mut b = [EMPTY; SQUARES];
+    let mut n = 0;
+    for (s, cell) in b.iter_mut().enumerate() {
+        if let Some(p) = board.piece_at(Square::from_index_unchecked(s)) {
+            *cell = p.index() as u8 + 1;
+            n += 1;
+        }
+    }
+    if n > MAX_PIECES {
+        return None;
+    }
+    Pos::from_board(&b, board.side_to_move())
+}
+
+impl Tablebases {
+    /// Every `.jtb` file of `dir`. Fails if the directory cannot be read
+    /// or a table in it is bad (a damaged table is never half-used).
+    pub fn open(dir: &Path) -> Result<Tablebases, String> {
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut tables = HashMap::new();
+        for e in entries {
+            let path = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+            if path.extension().is_none_or(|x| x != "jtb") {
+                continue;
+            }
+            let file = TableFile::open(&path).map_err(|e| e.to_string())?;
+            let m = file.material();
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            if stem != m.to_string() {
+                return Err(format!("{}: holds the table {m}", path.display()));
+            }
+            tables.insert(m, (Indexer::new(m), file));
+        }
+        let max_pieces = tables.keys().map(|m| m.pieces()).max().unwrap_or(0);
+        Ok(Tablebases { tables, max_pieces })
+    }
+
+    /// The most pieces (kings included) of any table held.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// How many tables.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The materials held, sorted by name.
+    pub fn materials(&self) -> Vec<Material> {
+        let mut v: Vec<Material> = self.tables.keys().copied().collect();
+        v.sort_by_key(|m| m.to_string());
+        v
+    }
+
+    /// The table file of a (canonical) material.
+    pub fn file(&self, m: &Material) -> Option<&TableFile> {
+        self.tables.get(m).map(|(_, f)| f)
+    }
+
+    /// The packed value of a position, if its material is held and the
+    /// position legal. `Err` if the file is damaged.
+    pub fn value(&self, pos: &Pos) -> Option<Result<u16, String>> {
+        let (m, flip) = pos.material().canonical();
+        let (ix, file) = self.tables.get(&m)?;
+        let p = if flip { pos.flipped() } else { *pos };
+        let idx = ix.encode(&p)?;
+        match file.get(idx) {
+            Ok(INVALID) => None,
+            r => Some(r),
+        }
+    }
+
+    /// The value of a board's position.
+    pub fn probe(&self, board: &Board) -> Option<Result<Probe, String>> {
+        let v = self.value(&pos_of(board)?)?;
+        Some(v.map(|value| {
+            let (wdl, dtm) = unpack(value);
+            Probe { wdl, dtm, value }
+        }))
+    }
+
+    /// The value and the best move: the fastest win, the slowest loss, a
+    /// move that keeps the draw (`None` with no legal move). `Err` if a
+    /// table is damaged or one a capture leads to is missing.
+    pub fn best_move(&self, board: &Board) -> Option<Result<(Probe, Option<Move>), String>> {
+        Some(
+            self.best_moves(board)?
+                .map(|(p, moves)| (p, moves.first().copied())),
+        )
+    }
+
+    /// The value and every move as good as the best one (all the fastest
+    /// wins, all the slowest losses, all the moves keeping a draw), in
+    /// move generation order: what a search's root may keep.
+    pub fn best_moves(&self, board: &Board) -> Option<Result<(Probe, Vec<Move>), String>> {
+        let probe = match self.probe(board)? {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut b = board.clone();
+        let mut best: Option<u16> = None;
+        let mut moves = Vec::new();
+        for mv in board.legal_moves() {
+            b.make_move(mv);
+            let v = self.probe(&b);
+            b.unmake_move();
+            let v = match v {
+                Some(Ok(p)) => back(p.value),
+                Some(Err(e)) => return Some(Err(e)),
+                None => return Some(Err(format!("no table for the position after {mv}"))),
+            };
+            if best.is_none_or(|bv| better(v, bv)) {
+                best = Some(v);
+                moves.clear();
+            }
+            if best == Some(v) {
+                moves.push(mv);
+            }
+        }
+        Some(Ok((probe, moves)))
+    }
+}

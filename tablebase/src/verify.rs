@@ -1,0 +1,209 @@
+//! `tb verify`: every position of every table checked against its
+//! successors, with the `xiangqi` crate's board and moves (not the
+//! generator's), captures into smaller tables included.
+//!
+//! For each index: if it decodes to a position the `xiangqi` crate accepts
+//! (legal, side not to move not in check, kings not facing) the stored value
+//! must be a value, else "no position". A position without legal moves is
+//! lost in 0. Otherwise the stored value must be the best over its moves
+//! (a faster win, a slower loss, a draw over a loss), with one exception,
+//! the perpetual-check rule: a loss in 0 with legal moves is accepted when
+//! every move loses and at least one checks; and such a position may be
+//! the target of a win in 1 only through a move that does not check (the
+//! winner answers checks quietly).
+
+use crate::index::Pos;
+use crate::material::Material;
+use crate::probe::{Tablebases, pos_of};
+use crate::table::{Table, TableSet};
+use crate::value::{DRAW, INVALID, back, better, is_loss, is_win, mate_in};
+use rayon::prelude::*;
+use std::path::Path;
+use xiangqi::{Board, Color};
+
+/// The outcome of verifying one table.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Legal positions checked.
+    pub positions: u64,
+    /// Of which lost by the perpetual-check rule.
+    pub rule_losses: u64,
+    /// Errors found (the first few described).
+    pub errors: u64,
+    /// Descriptions of the first errors.
+    pub messages: Vec<String>,
+}
+
+/// A FEN for a table position.
+pub fn fen_of(pos: &Pos) -> String {
+    let b = pos.board();
+    let mut s = String::new();
+    for rank in (0..10).rev() {
+        let mut empty = 0;
+        for file in 0..9 {
+            let c = b[rank * 9 + file];
+            if c == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+                empty = 0;
+            }
+            let piece =
+                xiangqi::Piece::new(crate::geometry::color_of(c), crate::geometry::kind_of(c));
+            s.push(piece.fen_char());
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s.push_str(if pos.side == Color::Red { " w" } else { " b" });
+    s
+}
+
+/// Load every table of `dir` unpacked, checking that the tables their
+/// captures need are there too.
+pub fn load_all(dir: &Path) -> Result<TableSet, String> {
+    let tb = Tablebases::open(dir)?;
+    let mut set = TableSet::new();
+    for m in tb.materials() {
+        for c in m.captures() {
+            if tb.file(&c).is_none() {
+                return Err(format!("{m} needs {c}, which is not in {}", dir.display()));
+            }
+        }
+        let file = tb.file(&m).ok_or("table vanished")?;
+        set.insert(Table {
+            indexer: crate::index::Indexer::new(m),
+            values: file.values()?,
+        });
+    }
+    Ok(set)
+}
+
+/// Verify the table of `m` in `set`.
+pub fn verify(set: &TableSet, m: &Material) -> Report {
+    let Some(t) = set.get(m) else {
+        return Report {
+            errors: 1,
+            messages: vec![format!("{m}: no such table")],
+            ..Report::default()
+        };
+    };
+    (0..t.values.len())
+        .into_par_iter()
+        .fold(Report::default, |mut rep, i| {
+            match check_one(set, t, i as u64, t.values[i]) {
+                Ok(Checked::Illegal) => {}
+                Ok(Checked::Legal) => rep.positions += 1,
+                Ok(Checked::RuleLoss) => {
+                    rep.positions += 1;
+                    rep.rule_losses += 1;
+                }
+                Err(msg) => {
+                    rep.positions += 1;
+                    rep.errors += 1;
+                    if rep.messages.len() < 10 {
+                        rep.messages.push(format!("{m} index {i}: {msg}"));
+                    }
+                }
+            }
+            rep
+        })
+        .reduce(Report::default, |mut a, b| {
+            a.positions += b.positions;
+            a.rule_losses += b.rule_losses;
+            a.errors += b.errors;
+            a.messages.extend(b.messages);
+            a.messages.truncate(10);
+            a
+        })
+}
+
+enum Checked {
+    Illegal,
+    Legal,
+    RuleLoss,
+}
+
+fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, String> {
+    let board = t
+        .indexer
+        .decode(i)
+        .and_then(|p| Board::from_fen(&fen_of(&p)).ok());
+    let Some(mut board) = board else {
+        return if stored == INVALID {
+            Ok(Checked::Illegal)
+        } else {
+            Err("no legal position, but a value is stored".into())
+        };
+    };
+    let fen = board.to_fen();
+    if stored == INVALID {
+        return Err(format!("{fen}: legal, but stored as no position"));
+    }
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return if stored == mate_in(0) {
+            Ok(Checked::Legal)
+        } else {
+            Err(format!("{fen}: no legal move, stored {stored}"))
+        };
+    }
+    let mut best: Option<u16> = None;
+    let mut any_check = false;
+    let mut quiet_into_rule_loss = false;
+    for mv in moves {
+        let check = board.gives_check(mv);
+        any_check |= check;
+        board.make_move(mv);
+        let succ = pos_of(&board).and_then(|p| set.lookup(&p));
+        let rule_loss = succ == Some(mate_in(0)) && board.has_legal_move();
+        board.unmake_move();
+        let Some(v) = succ.filter(|&v| v != INVALID) else {
+            return Err(format!("{fen}: no value after {mv}"));
+        };
+        if rule_loss && !check {
+            quiet_into_rule_loss = true;
+        }
+        let mine = back(v);
+        if best.is_none_or(|b| better(mine, b)) {
+            best = Some(mine);
+        }
+    }
+    let best = best.unwrap_or(DRAW);
+    if stored == mate_in(0) {
+        return if is_loss(best) && any_check {
+            Ok(Checked::RuleLoss)
+        } else {
+            Err(format!("{fen}: lost in 0 with a move worth {best}"))
+        };
+    }
+    // A win in 1 must end in mate, or reach a rule loss by a quiet move.
+    if stored == mate_in(1) && !quiet_into_rule_loss {
+        let mut mates = false;
+        for mv in board.legal_moves() {
+            board.make_move(mv);
+            mates |= !board.has_legal_move();
+            board.unmake_move();
+        }
+        if !mates {
+            return Err(format!(
+                "{fen}: win in 1 without a mate or a quiet move into a rule loss"
+            ));
+        }
+    }
+    if stored == best {
+        Ok(Checked::Legal)
+    } else {
+        Err(format!(
+            "{fen}: stored {stored}, best move gives {best} (win {} loss {})",
+            is_win(best),
+            is_loss(best)
+        ))
+    }
+}

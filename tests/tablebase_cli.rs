@@ -1,0 +1,184 @@
+//! `jiangjun tb gen`, `tb probe` and `tb verify` through the real binary.
+
+use std::process::Command;
+
+fn jiangjun(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(args)
+        .output()
+        .expect("run jiangjun");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn tb_gen_probe_verify() {
+    let dir = std::env::temp_dir().join(format!("jjtb-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = jiangjun(&["tb", "gen", "--out", d, "KRvKA"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().any(|l| l.starts_with("KRvKA positions 48600 ")),
+        "{out}"
+    );
+    assert!(out.contains("built 4 tables"), "{out}"); // KvK, KAvK, KRvK, KRvKA
+
+    let probe = |fen: &str| jiangjun(&["tb", "probe", "--path", d, "--fen", fen]);
+    // A win: exactly one line, with the distance and a legal best move.
+    // Here the rook mates at once (the d file is closed by Red's king).
+    let (code, out, _) = probe("4k4/9/9/9/9/9/9/9/9/3K1R3 w");
+    assert_eq!((code, out.as_str()), (0, "wdl win dtm 1 bestmove f0f8\n"));
+    // Mated: a loss in 0 and no move.
+    let (code, out, _) = probe("4k4/5R3/9/9/9/9/9/9/9/3K5 b");
+    assert_eq!((code, out.as_str()), (0, "wdl loss dtm 0\n"));
+    // Longer: the fastest win and the slowest loss.
+    let (_, out, _) = probe("9/4k4/9/9/9/9/9/9/9/R2K5 w");
+    assert_eq!(out, "wdl win dtm 3 bestmove a0a8\n");
+    let (_, out, _) = probe("9/4k4/9/9/9/9/9/9/9/R2K5 b");
+    assert_eq!(out, "wdl loss dtm 4 bestmove e8f8\n");
+    // Colours swapped: Black's rook wins the same way.
+    let (_, out, _) = probe("3k1r3/9/9/9/9/9/9/9/9/4K4 b");
+    assert_eq!(out, "wdl win dtm 1 bestmove f9f1\n");
+    // A draw (the king takes the rook): no distance.
+    let (_, out, _) = probe("4k4/4R4/9/9/9/9/9/9/9/3K5 b");
+    assert_eq!(out, "wdl draw bestmove e9e8\n");
+    // Outside the tables: non-zero exit and a message, nothing on stdout.
+    let (code, out, err) = probe("4k4/9/9/9/9/9/9/9/9/3KNR3 w");
+    assert_eq!((code, out.as_str()), (3, ""));
+    assert!(err.contains("not in the tables"), "{err}");
+    // A bad FEN and a missing directory are usage errors.
+    assert_eq!(probe("nonsense").0, 2);
+    let (code, _, err) = jiangjun(&[
+        "tb",
+        "probe",
+        "--path",
+        "/nonexistent/tb",
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/9/3K1R3 w",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/tb"), "{err}");
+
+    let (code, out, _) = jiangjun(&["tb", "verify", d]);
+    assert_eq!(code, 0);
+    assert!(out.contains("verify passed: 4 tables"), "{out}");
+    let (code, out, _) = jiangjun(&["tb", "verify", d, "KRvKA"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("verify passed: 1 tables"), "{out}");
+    assert_eq!(jiangjun(&["tb", "verify", d, "KNvK"]).0, 2);
+    // A damaged table fails verification before any probe.
+    let path = dir.join("KRvKA.jtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes.truncate(n - 10);
+    std::fs::write(&path, bytes).unwrap();
+    let (code, _, err) = jiangjun(&["tb", "verify", d]);
+    assert_ne!(code, 0);
+    assert!(err.contains("truncated"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Run the engine on `lines`, then read until a `bestmove` line (or the
+/// end), then quit. Returns the output lines.
+fn engine_session(lines: &[&str]) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start jiangjun");
+    let mut stdin = child.stdin.take().unwrap();
+    for l in lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut out = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.starts_with("bestmove") || line.starts_with("nobestmove");
+        out.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = writeln!(stdin, "quit");
+    drop(stdin);
+    let _ = child.wait();
+    out
+}
+
+#[test]
+fn search_probes_tables_when_given_a_path() {
+    let dir = std::env::temp_dir().join(format!("jjtb-search-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    assert_eq!(jiangjun(&["tb", "gen", "--out", d, "KRvKA"]).0, 0);
+    let fen = "9/4k4/9/9/9/9/9/9/9/R2K5 w";
+    let keep = jiangjun(&["tb", "probe", "--path", d, "--fen", fen]).1;
+    assert_eq!(keep, "wdl win dtm 3 bestmove a0a8\n");
+
+    // UCI: a bad path and an empty directory are answered and ignored; a
+    // good one is used: the fastest win, table hits on the lines.
+    let empty = std::env::temp_dir().join(format!("jjtb-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = engine_session(&[
+        "uci",
+        "setoption name TablebasePath value /nonexistent/tables",
+        &format!("setoption name TablebasePath value {}", empty.display()),
+        &format!("setoption name TablebasePath value {d}"),
+        &format!("position fen {fen}"),
+        "go depth 5",
+    ]);
+    let text = out.join("\n");
+    assert!(
+        text.contains("option name TablebasePath type string default"),
+        "{text}"
+    );
+    assert!(
+        text.contains("info string option TablebasePath: /nonexistent/tables"),
+        "{text}"
+    );
+    assert!(text.contains(&format!(
+        "info string option TablebasePath: no tables in {}",
+        empty.display()
+    )));
+    assert!(
+        text.contains(&format!("info string endgame tables: 4 tables from {d}")),
+        "{text}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info depth") && l.contains(" tbhits ")),
+        "{text}"
+    );
+    assert_eq!(
+        out.last().unwrap().split_whitespace().nth(1),
+        Some("a0a8"),
+        "{text}"
+    );
+
+    // UCCI spelling; and without a path no line mentions table hits.
+    let out = engine_session(&[
+        "ucci",
+        &format!("setoption tablebasepath {d}"),
+        &format!("position fen {fen}"),
+        "go depth 5",
+    ]);
+    let text = out.join("\n");
+    assert!(text.contains(" tbhits "), "{text}");
+    assert_eq!(
+        out.last().unwrap().split_whitespace().nth(1),
+        Some("a0a8"),
+        "{text}"
+    );
+    let out = engine_session(&["uci", &format!("position fen {fen}"), "go depth 5"]);
+    assert!(!out.join("\n").contains("tbhits"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}
