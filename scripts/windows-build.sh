@@ -21,7 +21,8 @@
 #   - a fixed-node match, Windows (UCCI) against native (UCI), must end with
 #     no illegal move, crash, hang or time loss;
 #   - tests/gui_conversations.rs, if present, runs with the Windows engine
-#     (JIANGJUN_TEST_ENGINE=the Wine wrapper).
+#     (JIANGJUN_TEST_ENGINE=target/windows-test/jiangjun-wine, a wrapper
+#     that runs the .exe under Wine).
 # WINDOWS_TOOLCHAIN=debian takes the Debian route even where rustup is there
 # (to test it; its build takes about 4 minutes more). Prints the time taken. Exit status 0 if all is well, 1 if a check fails, 2
 # for a bad setup or a failed build, 3 when the packages cannot be installed
@@ -176,8 +177,11 @@ else
 fi
 
 # --- The GUI conversations, with the Windows engine -------------------------
+# The test drives the engine JIANGJUN_TEST_ENGINE names, so the profile it
+# is built in does not matter: the dev one, which .ci/run's `cargo test` has
+# already built (a release build of the tests would take some 3 minutes).
 if [[ -f tests/gui_conversations.rs ]]; then
-    JIANGJUN_TEST_ENGINE=$wrapper cargo test --release --quiet --test gui_conversations \
+    JIANGJUN_TEST_ENGINE=$wrapper cargo test --quiet --test gui_conversations \
         || fail "tests/gui_conversations.rs with the Windows engine"
 else
     say "no tests/gui_conversations.rs: its Windows run is left out"
