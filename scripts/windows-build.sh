@@ -31,10 +31,10 @@ set -euo pipefail
 
 start=$SECONDS
 root=$(cd "$(dirname "$0")/.." && pwd)
+native=$(realpath -m "${1:-$root/target/release/jiangjun}")
 cd "$root"
 target=x86_64-pc-windows-gnu
 out=$root/target/windows-test
-native=${1:-$root/target/release/jiangjun}
 wine=/usr/lib/wine/wine64
 say() { echo "windows-build: $*" >&2; }
 as_root() {
@@ -75,7 +75,6 @@ if [[ ! -x $native ]]; then
     say "building the native binary"
     cargo build --release --quiet -p jiangjun || exit 2
 fi
-native=$(realpath "$native")
 build_start=$SECONDS
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 if [[ $toolchain == rustup ]]; then
@@ -187,7 +186,7 @@ else
     say "no tests/gui_conversations.rs: its Windows run is left out"
 fi
 
-say "checks took $((SECONDS - checks_start)) s after the setup; $((SECONDS - start)) s in all"
+say "the build and checks took $((SECONDS - checks_start)) s after the setup; $((SECONDS - start)) s in all"
 if ((failed)); then
     say "some checks FAILED"
     exit 1
