@@ -4,7 +4,7 @@
 #
 #   scripts/windows-build.sh [NATIVE]
 #
-# NATIVE defaults to target/release/jiangjun (built if missing). Installs what
+# NATIVE defaults to target/release/jiangjun (brought up to date first). Installs what
 # it needs when missing (as root, or through sudo): rustup's
 # x86_64-pc-windows-gnu target, or else Debian's rustc-web + rust-web-src
 # (std built from source with -Zbuild-std, as web/build.sh does for wasm);
@@ -71,10 +71,12 @@ say "setup took $((SECONDS - start)) s (toolchain: $toolchain)"
 checks_start=$SECONDS
 
 # --- The build ------------------------------------------------------------
-if [[ ! -x $native ]]; then
-    say "building the native binary"
+# The project's own native binary is brought up to date (a no-op when it
+# is): the sessions compare `id name`, which names the commit built.
+if [[ $native == "$root/target/release/jiangjun" ]]; then
     cargo build --release --quiet -p jiangjun || exit 2
 fi
+[[ -x $native ]] || { say "no native binary at $native"; exit 2; }
 build_start=$SECONDS
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 if [[ $toolchain == rustup ]]; then
