@@ -4,8 +4,8 @@
 #
 #   scripts/windows-build.sh [NATIVE]
 #
-# NATIVE defaults to target/release/jiangjun (brought up to date first). Installs what
-# it needs when missing (as root, or through sudo): rustup's
+# NATIVE defaults to target/release/jiangjun (brought up to date first).
+# Installs what it needs when missing (as root, or through sudo): rustup's
 # x86_64-pc-windows-gnu target, or else Debian's rustc-web + rust-web-src
 # (std built from source with -Zbuild-std, as web/build.sh does for wasm);
 # gcc-mingw-w64-x86-64 (the linker) and wine64. Then, in target/windows-test/
