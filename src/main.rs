@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 /// Jiangjun, a Xiangqi engine. With no command it speaks UCCI or UCI on stdin/stdout.
 #[derive(Parser)]
-#[command(name = "jiangjun", version = jiangjun::VERSION, about)]
+// bin_name: usage lines say `jiangjun`, not `jiangjun.exe`, on Windows too.
+#[command(name = "jiangjun", bin_name = "jiangjun", version = jiangjun::VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

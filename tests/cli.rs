@@ -96,6 +96,14 @@ fn bench_evalfile_names_the_hand_made_and_built_in_evaluations() {
     };
     let default = nodes(&["bench", "3"]);
     let hand_made = nodes(&["bench", "3", "--evalfile", "hce"]);
+    // stderr says which evaluation ran, and for a network which kernel.
+    let (_, _, err) = run(&["bench", "3", "--evalfile", "hce"]);
+    assert!(err.contains("Evaluation: hand-made"), "{err}");
+    if jiangjun_engine::nnue::EMBEDDED_NETWORK.is_some() {
+        let (_, _, err) = run(&["bench", "3"]);
+        let kernel = jiangjun_engine::nnue::simd::kernel();
+        assert!(err.contains(&format!("NNUE kernel: {kernel}")), "{err}");
+    }
     assert_eq!(nodes(&["bench", "3", "--evalfile", "none"]), hand_made);
     assert_eq!(nodes(&["bench", "3", "--evalfile", "NONE"]), hand_made);
     let (ok, out, err) = run(&["bench", "3", "--evalfile", "<built-in>"]);
@@ -283,7 +291,7 @@ fn version_names_the_commit() {
     assert!(ok);
     let line = out.trim();
     let inner = line
-        .strip_prefix(&format!("jiangjun {} (", env!("CARGO_PKG_VERSION")))
+        .strip_prefix(&format!("jiangjun {} (", jiangjun::RELEASE))
         .and_then(|r| r.strip_suffix(')'))
         .unwrap_or_else(|| panic!("{line}"));
     let commit = inner.strip_suffix("-dirty").unwrap_or(inner);

@@ -97,7 +97,7 @@ fn uci_announces_the_options_and_the_version() {
     let mut e = EngineProcess::start();
     e.send("uci");
     let lines = e.until_prefix("uciok");
-    let name = format!("id name Jiangjun {} (", env!("CARGO_PKG_VERSION"));
+    let name = format!("id name Jiangjun {} (", jiangjun::RELEASE);
     assert!(
         lines
             .iter()
@@ -131,9 +131,9 @@ fn ucci_announces_its_options_and_the_version() {
     let mut e = EngineProcess::start();
     e.send("ucci");
     let lines = e.until_prefix("ucciok");
-    let name = format!("id name Jiangjun {} (", env!("CARGO_PKG_VERSION"));
+    let name = format!("id name Jiangjun {} (", jiangjun::RELEASE);
     assert!(lines.iter().any(|l| l.starts_with(&name)), "{lines:#?}");
-    let version = format!("id version {} (", env!("CARGO_PKG_VERSION"));
+    let version = format!("id version {} (", jiangjun::RELEASE);
     assert!(lines.iter().any(|l| l.starts_with(&version)), "{lines:#?}");
     for want in [
         "option randomness type combo var none var tiny var small var medium var large var huge default none",

@@ -21,6 +21,12 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         Ok((_, network)) => network,
         Err(e) => return fail(EXIT_USAGE, e),
     };
+    // Which evaluation and vector code ran, for comparing speeds across
+    // machines and builds; stderr, as stdout is the figures alone.
+    match &network {
+        Some(_) => eprintln!("NNUE kernel: {}", jiangjun_engine::nnue::simd::kernel()),
+        None => eprintln!("Evaluation: hand-made (no NNUE kernel)"),
+    }
     let r = run_bench_with_network(args.depth, network);
     println!("Total time (ms) : {}", r.millis);
     println!("Nodes searched  : {}", r.nodes);

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Checks .github/workflows/release.yml, which cannot run here: it parses as
+YAML and says what docs/install.md promises. On a `v*` tag, a `build` job
+builds and tests Linux x86-64, Windows x86-64 and macOS aarch64 with the
+tag as JIANGJUN_VERSION and zips the engine with README.md, LICENSE and the
+install notes; a `release` job, after it, attaches the zips. Exit status 0 if
+so, 1 (naming each fault) if not. Needs PyYAML.
+
+    python3 .ci/check_release_workflow.py [WORKFLOW]
+"""
+
+import os
+import sys
+
+import yaml
+
+TARGETS = {
+    "x86_64-unknown-linux-gnu": "ubuntu-latest",
+    "x86_64-pc-windows-msvc": "windows-latest",
+    "aarch64-apple-darwin": "macos-latest",
+}
+
+
+def runs(job):
+    """The shell text of a job's steps, joined."""
+    return "\n".join(str(s.get("run", "")) for s in job.get("steps", []))
+
+
+def check(doc):
+    faults = []
+    if not isinstance(doc, dict):
+        return ["the file is not a YAML mapping"]
+    # YAML 1.1 reads the key `on` as true.
+    on = doc.get("on", doc.get(True))
+    tags = (on or {}).get("push", {}).get("tags", []) if isinstance(on, dict) else []
+    if "v*" not in tags:
+        faults.append(f"not triggered by pushing a v* tag (on: {on!r})")
+    jobs = doc.get("jobs") or {}
+    build, release = jobs.get("build"), jobs.get("release")
+    if not build:
+        return faults + ["no `build` job"]
+    include = build.get("strategy", {}).get("matrix", {}).get("include", [])
+    got = {e.get("target"): e.get("os") for e in include}
+    for target, os_ in TARGETS.items():
+        if got.get(target) != os_:
+            faults.append(f"build: no {target} on {os_} (has {got})")
+    if "github.ref_name" not in str(build.get("env", {}).get("JIANGJUN_VERSION", "")):
+        faults.append("build: JIANGJUN_VERSION is not set from the tag")
+    text = runs(build)
+    for want in ("cargo test", "cargo build --release", "README.md", "LICENSE",
+                 "docs/install.md", "zip", "2933245"):
+        if want not in text:
+            faults.append(f"build: its steps never mention {want!r}")
+    if not any("upload-artifact" in str(s.get("uses", "")) for s in build.get("steps", [])):
+        faults.append("build: the zips are not uploaded")
+    if not release:
+        faults.append("no `release` job")
+    else:
+        needs = release.get("needs")
+        if needs != "build" and "build" not in (needs or []):
+            faults.append("release: does not wait for build")
+        if (release.get("permissions") or {}).get("contents") != "write":
+            faults.append("release: cannot write the release (permissions: contents: write)")
+        if "gh release" not in runs(release):
+            faults.append("release: attaches nothing")
+    for path in ("README.md", "LICENSE", "docs/install.md"):
+        if not os.path.exists(path):
+            faults.append(f"{path}, which the zips carry, is missing")
+    return faults
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else ".github/workflows/release.yml"
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as e:
+        print(f"{path}: {e}", file=sys.stderr)
+        return 1
+    faults = check(doc)
+    for fault in faults:
+        print(f"{path}: {fault}", file=sys.stderr)
+    if not faults:
+        print(f"{path}: parses; builds and tests {', '.join(TARGETS)} on a v* tag, then releases")
+    return 1 if faults else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
