@@ -16,11 +16,6 @@ use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Pages other branches add, which this tree's documents already link to.
-/// A link to one is allowed while the file is missing; once it exists it is
-/// checked as any other (and may be removed from this list).
-const PENDING: &[&str] = &["docs/install.md"];
-
 /// The Markdown files whose links are checked.
 fn documents() -> Vec<PathBuf> {
     let root = Path::new(ROOT);
@@ -137,10 +132,7 @@ fn check(doc: &Path, target: &str) -> Option<String> {
         doc.parent().expect("a document's folder").join(path)
     };
     if !file.exists() {
-        let pending = PENDING
-            .iter()
-            .any(|p| Path::new(ROOT).join(p) == normalise(&file));
-        return (!pending).then(|| format!("{target}: no such file"));
+        return Some(format!("{target}: no such file"));
     }
     let anchor = anchor?;
     if file.extension().is_none_or(|x| x != "md") {
