@@ -142,21 +142,6 @@ fn check(doc: &Path, target: &str) -> Option<String> {
     (!anchors(&text).contains(anchor)).then(|| format!("{target}: no heading #{anchor}"))
 }
 
-/// `a/b/../c` as `a/c`, without touching the file system.
-fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 #[test]
 fn every_relative_link_in_the_documentation_resolves() {
     let mut broken = Vec::new();
