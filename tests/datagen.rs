@@ -197,6 +197,7 @@ fn games_end_by_the_rules_or_adjudication() {
             End::Rules(Outcome::Draw(_)) => assert_eq!(g.result, GameResult::Draw),
             End::Rules(Outcome::Ongoing) => panic!("{g:?}"),
             End::Adjudicated => assert!(g.plies < 300),
+            End::Tablebase => panic!("no tables were given: {g:?}"),
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();

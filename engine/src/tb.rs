@@ -9,12 +9,20 @@
 //! is; the root keeps only the moves that keep the value (the fastest win,
 //! the slowest loss), so the game is won in the promised plies even where
 //! scores from different plies tie.
+//!
+//! Also the tables' ruling on a game ([`verdict`]), which `jiangjun judge`
+//! and datagen use to end games that enter the tables.
 
 use crate::score::{SCORE_DRAW, SCORE_TB_WIN, Score, TB_DTM_CAP};
 use jiangjun_tablebase::value::{dtm, is_loss, is_win};
 pub use jiangjun_tablebase::{Probe, Tablebases};
+use std::fmt;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move, PieceKind};
+
+/// Plies without a capture at which the rules draw (60 moves each; see
+/// `xiangqi::rules`). A mate delivered on that ply still wins.
+const MOVE_LIMIT_PLIES: u32 = 120;
 
 /// The search score of a table value (from the side to move's view). A
 /// loss in `d` is the negation of the win in `d + 1` its parent has, so a
@@ -62,6 +70,79 @@ pub fn root_moves(tb: &Tablebases, board: &Board) -> Option<Vec<Move>> {
         Ok((_, moves)) if !moves.is_empty() => Some(moves),
         _ => None,
     }
+}
+
+/// The tables' ruling on a game that the rules leave going on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// This side wins: mated in so many plies under best play (counted as
+    /// the tables count, to mate or to a position lost by the
+    /// perpetual-check rule).
+    Win(Color, u16),
+    /// The side to move is lost by the perpetual-check rule: it can only
+    /// avoid mate by checking forever (the other side wins).
+    RuleLoss(Color),
+    /// Drawn under best play.
+    Draw,
+}
+
+impl Verdict {
+    /// The winner, or `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Verdict::Win(c, _) => Some(c),
+            Verdict::RuleLoss(loser) => Some(loser.flip()),
+            Verdict::Draw => None,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    /// As `jiangjun judge` prints a ruling: `red (tablebase win, mate in 3
+    /// plies)`, `black (tablebase win, perpetual check)`, `draw
+    /// (tablebase draw)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Win(c, d) => write!(f, "{} (tablebase win, mate in {d} plies)", c.name()),
+            Verdict::RuleLoss(loser) => {
+                write!(
+                    f,
+                    "{} (tablebase win, perpetual check)",
+                    loser.flip().name()
+                )
+            }
+            Verdict::Draw => write!(f, "draw (tablebase draw)"),
+        }
+    }
+}
+
+/// The tables' ruling on `board`, if it is in the tables. Meant for a
+/// game the rules (`xiangqi::rules::judge`) leave going on: the rules rule
+/// first. A win the natural-move limit would cut short (the plies without
+/// a capture so far plus the distance pass 120) is no ruling (`None`): the
+/// tables ignore that limit, so the game may yet be drawn. `Err` if a
+/// table is damaged.
+pub fn verdict(tb: &Tablebases, board: &Board) -> Option<Result<Verdict, String>> {
+    if pieces(board) > tb.max_pieces() {
+        return None;
+    }
+    let p = match tb.probe(board)? {
+        Ok(p) => p,
+        Err(e) => return Some(Err(e)),
+    };
+    let us = board.side_to_move();
+    let v = match (is_win(p.value), is_loss(p.value)) {
+        (false, false) => return Some(Ok(Verdict::Draw)),
+        // Lost in 0 with a legal move left: lost by the perpetual-check
+        // rule (no legal move is the rules' checkmate or stalemate).
+        (false, true) if dtm(p.value) == 0 && board.has_legal_move() => Verdict::RuleLoss(us),
+        (true, _) => Verdict::Win(us, dtm(p.value)),
+        (false, true) => Verdict::Win(us.flip(), dtm(p.value)),
+    };
+    if u32::from(board.rule60()) + u32::from(dtm(p.value)) > MOVE_LIMIT_PLIES {
+        return None;
+    }
+    Some(Ok(v))
 }
 
 #[cfg(test)]

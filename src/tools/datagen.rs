@@ -28,6 +28,13 @@
 //!      adjudicating sooner makes data cheaper, and different);
 //!    - a draw at `max_plies` plies (random plies included).
 //!
+//!    With `--tablebase DIR`, right after the rules: a game whose position
+//!    is in the tables ends there with the tables' result
+//!    ([`jiangjun_engine::tb::verdict`]; a win the natural-move limit
+//!    would cut short is left to play on). A start already in the tables
+//!    is thrown away like one already over. Without tables nothing of this
+//!    runs and the output is as before.
+//!
 //! # What is kept
 //!
 //! Every searched position, except those in check, those whose best move
@@ -61,6 +68,7 @@ use jiangjun_engine::Engine;
 use jiangjun_engine::nnue::{self, Network};
 use jiangjun_engine::score::{SCORE_MATE_IN_MAX, Score};
 use jiangjun_engine::search::Limits;
+use jiangjun_engine::tb::{Tablebases, verdict};
 use jiangjun_trainer::data::{DataError, DataWriter, GameResult, Record};
 use jiangjun_trainer::rng::Rng;
 use std::collections::BTreeMap;
@@ -161,6 +169,10 @@ pub struct DatagenArgs {
     pub draw_score: Score,
     #[command(flatten)]
     pub eval: EvalFileArg,
+    /// A directory of endgame tables (`jiangjun tb gen`): a game entering
+    /// them ends there with their result.
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
     /// No progress lines.
     #[arg(long)]
     pub quiet: bool,
@@ -182,6 +194,9 @@ pub struct Config {
     /// The searches' network; `None`: the hand-made evaluation. By
     /// default the engine's default evaluation (`nnue::default_network`).
     pub network: Option<Arc<Network>>,
+    /// Endgame tables that end a game entering them; `None`: no table
+    /// adjudication.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Config {
@@ -197,6 +212,7 @@ impl Default for Config {
             hash_mb: 16,
             adjudication: Adjudication::default(),
             network: nnue::default_network(),
+            tablebases: None,
         }
     }
 }
@@ -240,6 +256,8 @@ pub enum End {
     Adjudicated,
     /// The ply cap.
     PlyCap,
+    /// The position entered the endgame tables.
+    Tablebase,
 }
 
 /// A played game: its kept positions (with the result filled in).
@@ -272,6 +290,8 @@ pub struct Totals {
     pub draws: u64,
     pub black: u64,
     pub plies: u64,
+    /// Games ended by the endgame tables.
+    pub tablebase: u64,
     pub elapsed: Duration,
 }
 
@@ -282,6 +302,8 @@ pub enum DatagenError {
     Data(#[from] DataError),
     #[error("{0}")]
     Engine(String),
+    #[error("endgame tables: {0}")]
+    Tablebase(String),
     #[error(
         "no balanced start found in {START_ATTEMPTS} tries (check the openings, --random-plies, --max-start-score)"
     )]
@@ -326,6 +348,11 @@ fn start_position(engine: &mut Engine, cfg: &Config, rng: &mut Rng) -> Option<Bo
         if judge(&board, FOLD) != Outcome::Ongoing {
             continue;
         }
+        if let Some(tb) = &cfg.tablebases
+            && verdict(tb, &board).is_some()
+        {
+            continue;
+        }
         let r = engine.search(&board, nodes(cfg.start_nodes));
         if r.best.is_some() && r.score.abs() <= cfg.max_start_score {
             return Some(board);
@@ -367,6 +394,13 @@ pub fn play_game(
             Outcome::Ongoing => {}
             o @ Outcome::Win(c, _) => break (winner(c), End::Rules(o)),
             o @ Outcome::Draw(_) => break (GameResult::Draw, End::Rules(o)),
+        }
+        if let Some(tb) = &cfg.tablebases {
+            match verdict(tb, &board) {
+                None => {}
+                Some(Ok(v)) => break (v.winner().map_or(GameResult::Draw, winner), End::Tablebase),
+                Some(Err(e)) => return Err(DatagenError::Tablebase(e)),
+            }
         }
         if plies >= cfg.max_plies {
             break (GameResult::Draw, End::PlyCap);
@@ -487,6 +521,7 @@ pub fn generate(
                 totals.games += 1;
                 totals.positions += game.records.len() as u64;
                 totals.plies += game.plies as u64;
+                totals.tablebase += u64::from(game.end == End::Tablebase);
                 match game.result {
                     GameResult::RedWins => totals.red += 1,
                     GameResult::Draw => totals.draws += 1,
@@ -592,6 +627,16 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         Ok(chosen) => chosen,
         Err(e) => return fail(EXIT_USAGE, e),
     };
+    let tablebases = match &args.tablebase {
+        None => None,
+        Some(dir) => match Tablebases::open(dir) {
+            Ok(t) if t.is_empty() => {
+                return fail(EXIT_USAGE, format!("no tables in {}", dir.display()));
+            }
+            Ok(t) => Some(Arc::new(t)),
+            Err(e) => return fail(EXIT_USAGE, e),
+        },
+    };
     let cfg = Config {
         seed,
         openings,
@@ -609,6 +654,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             draw_score: args.draw_score,
         },
         network,
+        tablebases,
     };
     if !args.quiet {
         eprintln!(
@@ -649,6 +695,9 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
                     args.out.display(),
                     hms(t.elapsed)
                 );
+                if cfg.tablebases.is_some() {
+                    eprintln!("{} games ended by the endgame tables", t.tablebase);
+                }
             }
             ExitCode::SUCCESS
         }

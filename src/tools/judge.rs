@@ -1,8 +1,13 @@
-//! `jiangjun judge`: rule on a game so far with the rules library.
+//! `jiangjun judge`: rule on a game so far with the rules library, and,
+//! given a directory of endgame tables, with the tables where the rules
+//! leave the game going on.
 
 use crate::tools::{EXIT_USAGE, fail, position_after};
+use jiangjun_engine::tb::{Tablebases, verdict};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use xiangqi::board::START_FEN;
+use xiangqi::rules::Outcome;
 
 #[derive(clap::Args)]
 pub struct JudgeArgs {
@@ -16,15 +21,44 @@ pub struct JudgeArgs {
     /// first recurrence, as the rule books rule; 3 as match play does).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=10))]
     pub fold: u8,
+    /// A directory of endgame tables (`jiangjun tb gen`): a game the rules
+    /// leave going on whose final position is in them is ruled by them.
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// Print `red`, `black`, `draw` or `ongoing` and the reason.
 pub fn run(args: &JudgeArgs) -> ExitCode {
-    match position_after(&args.fen, &args.moves) {
-        Ok(board) => {
-            println!("{}", xiangqi::rules::judge(&board, args.fold as usize));
-            ExitCode::SUCCESS
+    // The tables first: a bad directory is an error whatever the game.
+    let tables = match &args.tablebase {
+        None => None,
+        Some(dir) => match Tablebases::open(dir) {
+            Ok(t) if t.is_empty() => {
+                return fail(EXIT_USAGE, format!("no tables in {}", dir.display()));
+            }
+            Ok(t) => Some(t),
+            Err(e) => return fail(EXIT_USAGE, e),
+        },
+    };
+    let board = match position_after(&args.fen, &args.moves) {
+        Ok(b) => b,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
+    let ruling = xiangqi::rules::judge(&board, args.fold as usize);
+    // A game the rules have ended keeps their ruling; only the final
+    // position is asked (earlier ones say nothing of the game as played).
+    if ruling == Outcome::Ongoing
+        && let Some(tb) = &tables
+    {
+        match verdict(tb, &board) {
+            Some(Ok(v)) => {
+                println!("{v}");
+                return ExitCode::SUCCESS;
+            }
+            Some(Err(e)) => return fail(1, e),
+            None => {}
         }
-        Err(e) => fail(EXIT_USAGE, e),
     }
+    println!("{ruling}");
+    ExitCode::SUCCESS
 }

@@ -43,6 +43,15 @@ pub fn pos_of(board: &Board) -> Option<Pos> {
     Pos::from_board(&b, board.side_to_move())
 }
 
+impl std::fmt::Debug for Tablebases {
+    /// The materials held, not their contents.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("materials", &self.materials())
+            .finish()
+    }
+}
+
 impl Tablebases {
     /// Every `.jtb` file of `dir`. Fails if the directory cannot be read
     /// or a table in it is bad (a damaged table is never half-used).
