@@ -18,15 +18,17 @@ fn jiangjun(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// A fresh directory with the tables of `KRvKA` (so also `KRvK`, `KAvK`,
-/// `KvK`) and `KPvK`: well under a second to build.
-fn tables(name: &str) -> PathBuf {
+/// A fresh directory whose `tb` holds the tables of `materials` and those
+/// their captures lead to (`built` of them in all).
+fn tables(name: &str, materials: &[&str], built: usize) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("jjtb-tools-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let tb = dir.join("tb");
-    let (code, out, err) = jiangjun(&["tb", "gen", "--out", s(&tb), "KRvKA", "KPvK"]);
+    let mut args = vec!["tb", "gen", "--out", s(&tb)];
+    args.extend(materials);
+    let (code, out, err) = jiangjun(&args);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("built 5 tables"), "{out}");
+    assert!(out.contains(&format!("built {built} tables")), "{out}");
     dir
 }
 
@@ -36,7 +38,8 @@ fn s(p: &Path) -> &str {
 
 #[test]
 fn judge_rules_with_the_tables_when_given_them() {
-    let dir = tables("judge");
+    // KRvKA, KRvK, KAvK, KvK; KPvK; KRvKN, KNvK (a few seconds).
+    let dir = tables("judge", &["KRvKA", "KPvK", "KRvKN"], 7);
     let tb = dir.join("tb");
     let judge = |fen: &str, moves: &[&str], with: bool| {
         let mut args = vec!["judge", "--fen", fen];
@@ -103,6 +106,14 @@ fn judge_rules_with_the_tables_when_given_them() {
             "ongoing",
             "draw (tablebase draw)",
         ),
+        // The horse can only avoid mate by checking forever: lost by the
+        // perpetual-check rule (`tb probe`: `wdl loss dtm 0` with a move).
+        (
+            "9/9/4k4/9/9/9/9/3n5/9/R2K5 b",
+            &[],
+            "ongoing",
+            "red (tablebase win, perpetual check)",
+        ),
         // A game the rules have ended keeps their ruling.
         (
             "4k4/5R3/9/9/9/9/9/9/9/3K5 b",
@@ -158,7 +169,8 @@ fn judge_rules_with_the_tables_when_given_them() {
 
 #[test]
 fn datagen_ends_games_that_enter_the_tables() {
-    let dir = tables("datagen");
+    // KRvKA, KRvK, KAvK, KvK; KPvK: well under a second.
+    let dir = tables("datagen", &["KRvKA", "KPvK"], 5);
     let tb = dir.join("tb");
     // Rook against two advisors: outside the tables (no KRvKAA table) and a
     // win for Red; a capture of an advisor enters `KRvKA`.
