@@ -109,7 +109,7 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
 
 /// ElephantEye's own book, the real file: after `position startpos` the
 /// engine plays one of its 16 moves, and in UCCI lists them as ElephantEye
-/// does (`info depth 0 ... pv MOVE`).
+/// does (`info depth 0 score WEIGHT pv MOVE`, the weight in the score).
 #[test]
 fn book_dat_plays_in_both_dialects() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
@@ -131,11 +131,136 @@ fn book_dat_plays_in_both_dialects() {
             .iter()
             .filter(|l| l.contains(" pv ") || l.contains("book move"));
         assert_eq!(listed.count(), 16, "{dialect}: {lines:#?}");
+        if dialect == "ucci" {
+            // ElephantEye's weights for these moves, heaviest first.
+            for want in [
+                "info depth 0 score 1473 pv ",
+                "info depth 0 score 546 pv c3c4",
+                "info depth 0 score 546 pv g3g4",
+                "info depth 0 score 2 pv b2g2",
+            ] {
+                assert!(
+                    lines.iter().any(|l| l.starts_with(want)),
+                    "{want}: {lines:#?}"
+                );
+            }
+        }
         // After 1. h2e2 the book's replies are h9g7, b9c7 and h7e7.
         let (lines, best) = bestmove_after(&mut e, "position startpos moves h2e2", go);
         assert!(
             ["h9g7", "b9c7", "h7e7"].contains(&best.as_str()),
             "{dialect}: {lines:#?}"
         );
+    }
+}
+
+/// ElephantEye never plays a book move back to a position the game has
+/// had; neither do we, in either dialect. At the start again after
+/// `h0g2 h9g7 g2h0 g7h9`, a book's h0g2 is skipped for its other moves,
+/// and with no other move the engine searches.
+#[test]
+fn a_book_move_back_to_a_position_of_the_game_is_not_played() {
+    let d = dir();
+    let b = Board::startpos();
+    let entry = |mv: &str, weight| Entry {
+        mv: b.parse_move(mv).unwrap(),
+        weight,
+        score: 0,
+        games: weight,
+    };
+    let write = |name: &str, entries: Vec<Entry>| {
+        let path = d.join(name);
+        let records = eleeye::records_of(&[(b.clone(), entries)]);
+        std::fs::write(&path, eleeye::EleeyeBook::from_records(records).to_bytes()).unwrap();
+        path
+    };
+    let only = write("repeat-only.dat", vec![entry("h0g2", 1000)]);
+    let two = write(
+        "repeat-two.dat",
+        vec![entry("h0g2", 1000), entry("b0c2", 1)],
+    );
+    let back = "position startpos moves h0g2 h9g7 g2h0 g7h9";
+    let book_line = |l: &String| l.starts_with("info depth 0 score ") || l.contains("book move");
+    for (dialect, set, go) in DIALECTS {
+        let mut e = engine(dialect);
+        e.send(&format!("{set} {}", two.display()));
+        // Unchanged where nothing repeats: the heavy move is offered.
+        let (lines, _) = bestmove_after(&mut e, "position startpos", go);
+        assert_eq!(
+            lines.iter().filter(|l| book_line(l)).count(),
+            2,
+            "{dialect}: {lines:#?}"
+        );
+        for _ in 0..5 {
+            let (lines, best) = bestmove_after(&mut e, back, go);
+            assert_eq!(best, "b0c2", "{dialect}: {lines:#?}");
+            let listed: Vec<&String> = lines.iter().filter(|l| book_line(l)).collect();
+            assert_eq!(listed.len(), 1, "{dialect}: {lines:#?}");
+            assert!(listed[0].contains("b0c2"), "{dialect}: {lines:#?}");
+            if dialect == "ucci" {
+                assert_eq!(listed[0], "info depth 0 score 1 pv b0c2");
+            }
+        }
+        // Every book move repeats: a search answers (a short one).
+        e.send(&format!("{set} {}", only.display()));
+        let short = if dialect == "ucci" {
+            "go time 2000 increment 0"
+        } else {
+            "go movetime 200"
+        };
+        let (lines, best) = bestmove_after(&mut e, back, short);
+        assert!(!lines.iter().any(book_line), "{dialect}: {lines:#?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 1")),
+            "{dialect}: searched: {lines:#?}"
+        );
+        let mut board = b.clone();
+        for mv in ["h0g2", "h9g7", "g2h0", "g7h9"] {
+            board.make_move(board.parse_move(mv).unwrap());
+        }
+        assert!(board.is_legal_move(board.parse_move(&best).unwrap()));
+        // The book off: no book line either way (as before).
+        let off = if dialect == "ucci" {
+            "setoption usebook false"
+        } else {
+            "setoption name OwnBook value false"
+        };
+        e.send(&format!("{set} {}", two.display()));
+        e.send(off);
+        let (lines, _) = bestmove_after(&mut e, "position startpos", short);
+        assert!(!lines.iter().any(book_line), "{dialect}: {lines:#?}");
+    }
+}
+
+/// The real BOOK.DAT: back at the start after `h2e2 h9g7 e2h2 g7h9`, its
+/// h2e2 (weight 1473) would repeat; the other 15 are offered instead.
+#[test]
+fn book_dat_skips_a_move_that_repeats() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
+    if !path.exists() {
+        eprintln!("skipped: {} is missing", path.display());
+        return;
+    }
+    let back = "position startpos moves h2e2 h9g7 e2h2 g7h9";
+    for (dialect, set, go) in DIALECTS {
+        let mut e = engine(dialect);
+        e.send(&format!("{set} {}", path.display()));
+        for _ in 0..3 {
+            let (lines, best) = bestmove_after(&mut e, back, go);
+            assert_ne!(best, "h2e2", "{dialect}: {lines:#?}");
+            let listed: Vec<&String> = lines
+                .iter()
+                .filter(|l| l.contains(" pv ") || l.contains("book move"))
+                .collect();
+            assert_eq!(listed.len(), 15, "{dialect}: {lines:#?}");
+            assert!(
+                !listed.iter().any(|l| l.contains("h2e2")),
+                "{dialect}: {lines:#?}"
+            );
+            assert!(
+                listed.iter().any(|l| l.contains(&best)),
+                "{dialect}: {lines:#?}"
+            );
+        }
     }
 }

@@ -181,7 +181,8 @@ impl Play {
     /// Answer from the opening book if it applies: the book is on, the
     /// search is for a game move (no depth, node, mate, infinite or ponder
     /// limit) and the position has book moves allowed by `searchmoves` and
-    /// `banmoves`. A move is drawn by weight. Returns true if it answered.
+    /// `banmoves` that do not bring back a position of the game. A move is
+    /// drawn by weight. Returns true if it answered.
     fn book_move(&mut self, board: &Board, req: &GoRequest, reporter: &dyn Reporter) -> bool {
         let s = &self.settings;
         if !s.own_book
@@ -204,7 +205,7 @@ impl Play {
             .book
             .probe(board)
             .into_iter()
-            .filter(|e| allowed(e.mv) && e.weight > 0)
+            .filter(|e| allowed(e.mv) && e.weight > 0 && !repeats(board, e.mv))
             .collect();
         let Some(&last) = entries.last() else {
             return false;
@@ -232,6 +233,17 @@ impl Play {
         });
         true
     }
+}
+
+/// Would `mv` bring back a position the game has had (one reached by the
+/// moves of the `position` command)? ElephantEye refuses such a book move
+/// too: a book line that cycles would otherwise be replayed for ever, and
+/// the search knows the repetition rules where the book does not. Keys
+/// from before the last capture cannot match (fewer pieces now), so the
+/// whole history can be scanned.
+fn repeats(board: &Board, mv: Move) -> bool {
+    let key = board.key_after(mv);
+    board.history().iter().any(|u| u.key_before() == key)
 }
 
 #[cfg(test)]
@@ -301,6 +313,50 @@ mod tests {
             play.prepare(&board, clock(60_000), &Record::default()),
             Prepared::Search(_)
         ));
+    }
+
+    /// A book move back to a position of the game is never played; with
+    /// none left, the `go` searches (as ElephantEye does).
+    #[test]
+    fn a_book_move_that_repeats_the_game_is_skipped() {
+        let start = Board::startpos();
+        let rec = |mv: &str, weight| crate::book::Record {
+            key: start.key(),
+            mv: start.parse_move(mv).unwrap().raw(),
+            weight,
+            score: 0,
+            games: weight,
+        };
+        let mut play = Play::default();
+        play.reseed(3);
+        // Back at the start after 1. h0g2 h9g7 2. g2h0 g7h9: h0g2 repeats.
+        let mut board = start.clone();
+        for mv in ["h0g2", "h9g7", "g2h0", "g7h9"] {
+            board.make_move(board.parse_move(mv).unwrap());
+        }
+        play.book = Book::from_records(vec![rec("h0g2", 1000)]);
+        let at_start = Record::default();
+        assert!(matches!(
+            play.prepare(&start, clock(60_000), &at_start),
+            Prepared::Answered
+        ));
+        assert_eq!(at_start.book.lock().unwrap().len(), 1);
+        assert!(matches!(
+            play.prepare(&board, clock(60_000), &Record::default()),
+            Prepared::Search(_)
+        ));
+        // The light move that does not repeat is the only one offered.
+        play.book = Book::from_records(vec![rec("h0g2", 1000), rec("b0c2", 1)]);
+        for _ in 0..20 {
+            let record = Record::default();
+            assert!(matches!(
+                play.prepare(&board, clock(60_000), &record),
+                Prepared::Answered
+            ));
+            let best = record.best.lock().unwrap().clone().unwrap().best.unwrap();
+            assert_eq!(best.to_string(), "b0c2");
+            assert_eq!(*record.book.lock().unwrap(), vec![best]);
+        }
     }
 
     #[test]

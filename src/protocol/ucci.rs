@@ -151,11 +151,13 @@ impl Dialect for Ucci {
         ])
     }
 
-    /// ElephantEye announces every book move as a depth-0 line.
+    /// ElephantEye announces every book move as a depth-0 line whose
+    /// `score` is the move's book weight (not an evaluation), whatever the
+    /// book's format.
     fn book_lines(&self, entries: &[Entry], _total: u32) -> Vec<String> {
         entries
             .iter()
-            .map(|e| format!("info depth 0 score {} pv {}", e.score, e.mv))
+            .map(|e| format!("info depth 0 score {} pv {}", e.weight, e.mv))
             .collect()
     }
 
