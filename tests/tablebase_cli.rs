@@ -1,18 +1,9 @@
 //! `jiangjun tb gen`, `tb probe` and `tb verify` through the real binary.
 
-use std::process::Command;
+mod common;
 
-fn jiangjun(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(args)
-        .output()
-        .expect("run jiangjun");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run_jiangjun_code as jiangjun;
+use std::process::Command;
 
 #[test]
 fn tb_gen_probe_verify() {

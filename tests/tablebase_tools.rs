@@ -2,21 +2,11 @@
 //! (`--tablebase DIR`), through the real binary, with tables built by
 //! `jiangjun tb gen` in a temporary directory.
 
+mod common;
+
+use common::run_jiangjun_code as jiangjun;
 use jiangjun_trainer::data::{self, GameResult};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn jiangjun(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
-        .args(args)
-        .output()
-        .expect("run jiangjun");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A fresh directory whose `tb` holds the tables of `materials` and those
 /// their captures lead to (`built` of them in all).

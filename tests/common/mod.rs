@@ -237,13 +237,21 @@ pub fn assert_legal_bestmove(line: &str, board: &Board) -> Move {
 
 /// Run the `jiangjun` binary with `args` to the end: (success, stdout, stderr).
 pub fn run_jiangjun(args: &[&str]) -> (bool, String, String) {
+    let (code, out, err) = run_jiangjun_code(args);
+    (code == 0, out, err)
+}
+
+/// Run the `jiangjun` binary with `args` to the end: (exit code, stdout,
+/// stderr), the code -1 when a signal ended it. For tools whose exit codes
+/// differ by cause (`tb probe`: 2 for bad input, 3 outside the tables).
+pub fn run_jiangjun_code(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
         .args(args)
         .output()
         .expect("run jiangjun");
     (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
