@@ -23,7 +23,8 @@ fn tb_gen_probe_verify() {
     // Here the rook mates at once (the d file is closed by Red's king).
     let (code, out, _) = probe("4k4/9/9/9/9/9/9/9/9/3K1R3 w");
     assert_eq!((code, out.as_str()), (0, "wdl win dtm 1 bestmove f0f8\n"));
-    // Mated: a loss in 0 and no move.
+    // Stalemated (no legal move, not in check): a loss in 0 and no move,
+    // as checkmate is under our rules.
     let (code, out, _) = probe("4k4/5R3/9/9/9/9/9/9/9/3K5 b");
     assert_eq!((code, out.as_str()), (0, "wdl loss dtm 0\n"));
     // Longer: the fastest win and the slowest loss.
