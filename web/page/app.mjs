@@ -253,7 +253,8 @@ async function showTablebase() {
       p,
     );
   } catch (e) {
-    if (tablebaseFor === key) tablebaseLine(`Tablebase: could not load the tables (${e.message ?? e})`, 'error');
+    if (tablebaseFor !== key) return;
+    tablebaseLine(`Tablebase: could not load the tables (${e.message ?? e})`, 'error');
   }
 }
 

@@ -92,7 +92,8 @@ export default async function JiangjunRules(options = {}) {
   const decoder = new TextDecoder();
 
   // Read after the call: the memory may have grown (a new buffer).
-  const answer = (len) => JSON.parse(decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.jj_answer(), len)));
+  const answer = (len) =>
+    JSON.parse(decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.jj_answer(), len)));
 
   function query(line) {
     const bytes = encoder.encode(line);

@@ -383,7 +383,8 @@ await check('endgame tables: the verdict and best move, as the native probe give
   // Outside the tables the page ships (rook and horse against a king; the
   // start): no verdict, nothing fetched.
   const before = fetched.length;
-  for (const fen of ['4k4/9/9/9/9/9/9/9/9/R2K1N3 w', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w']) {
+  const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w';
+  for (const fen of ['4k4/9/9/9/9/9/9/9/9/R2K1N3 w', START]) {
     await setFen(fen);
     await tb('none');
     assert.equal(await p.$eval('#tablebase-box', (e) => e.hidden), true);
