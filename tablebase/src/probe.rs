@@ -106,12 +106,21 @@ impl Tablebases {
     ) -> Result<Tablebases, String> {
         let mut tb = Tablebases::new();
         for (name, bytes) in files {
-            let file = TableFile::from_bytes(bytes, &name).map_err(|e| e.to_string())?;
-            let stem = name.strip_suffix(".jtb").unwrap_or(&name);
-            check_name(stem, &file).map_err(|e| format!("{name}: {e}"))?;
-            tb.insert(file);
+            tb.insert_bytes(&name, bytes)?;
         }
         Ok(tb)
+    }
+
+    /// Add one table from its file's bytes, named as in
+    /// [`Tablebases::from_bytes`] and checked as there; its material. A
+    /// refused table changes nothing.
+    pub fn insert_bytes(&mut self, name: &str, bytes: Vec<u8>) -> Result<Material, String> {
+        let file = TableFile::from_bytes(bytes, name).map_err(|e| e.to_string())?;
+        let stem = name.strip_suffix(".jtb").unwrap_or(name);
+        check_name(stem, &file).map_err(|e| format!("{name}: {e}"))?;
+        let m = file.material();
+        self.insert(file);
+        Ok(m)
     }
 
     /// Add a checked table (replacing one of the same material): how a

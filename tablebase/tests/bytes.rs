@@ -84,7 +84,10 @@ fn tables_from_bytes_probe_as_the_mapped_files_do() {
         .into_iter()
         .find(|(n, _)| n == "KRvKA.jtb")
         .unwrap();
-    grown.insert(jiangjun_tablebase::format::TableFile::from_bytes(bytes, "KRvKA.jtb").unwrap());
+    assert_eq!(
+        grown.insert_bytes("KRvKA.jtb", bytes).unwrap().to_string(),
+        "KRvKA"
+    );
     assert_eq!(
         grown.probe(&krvka).unwrap().unwrap(),
         mapped.probe(&krvka).unwrap().unwrap()

@@ -18,7 +18,6 @@
 //! the perpetual-check rule (a loss in 0 plies with moves left).
 
 use crate::rules::{Refusal, json_string, refuse, replay, split_position};
-use jiangjun_tablebase::format::TableFile;
 use jiangjun_tablebase::probe::pos_of;
 use jiangjun_tablebase::value::{back, better, unpack};
 use jiangjun_tablebase::{Material, Tablebases};
@@ -35,27 +34,12 @@ thread_local! {
 /// material): `{"ok":true,"material":"KRvK","tables":N}`, or refused with
 /// the format's message (a damaged or mis-named file adds nothing).
 pub fn add(name: &str, bytes: Vec<u8>) -> String {
-    let checked = TableFile::from_bytes(bytes, name)
-        .map_err(|e| e.to_string())
-        .and_then(|file| {
-            let m = file.material();
-            let stem = name.strip_suffix(".jtb").unwrap_or(name);
-            if stem == m.to_string() {
-                Ok(file)
-            } else {
-                Err(format!("{name}: holds the table {m}"))
-            }
-        });
-    match checked {
-        Ok(file) => {
-            let m = file.material();
-            let n = TABLES.with(|t| {
-                let mut t = t.borrow_mut();
-                t.insert(file);
-                t.len()
-            });
-            format!("{{\"ok\":true,\"material\":\"{m}\",\"tables\":{n}}}")
-        }
+    let added = TABLES.with(|t| {
+        let mut t = t.borrow_mut();
+        t.insert_bytes(name, bytes).map(|m| (m, t.len()))
+    });
+    match added {
+        Ok((m, n)) => format!("{{\"ok\":true,\"material\":\"{m}\",\"tables\":{n}}}"),
         Err(e) => format!("{{\"ok\":false,\"error\":{}}}", json_string(&e)),
     }
 }
