@@ -33,3 +33,40 @@ else
 fi
 cp "$out/$target/release/jiangjun_web.wasm" "$root/web/pkg/jiangjun.wasm"
 echo "web/pkg/jiangjun.wasm: $(wc -c <"$root/web/pkg/jiangjun.wasm") bytes" >&2
+
+# The endgame tables the page ships (docs/web.md): one attacker (rook, horse,
+# cannon or pawn) against a king with any advisors and elephants, and the
+# smaller tables their captures lead to, built by the native binary
+# (JIANGJUN_BIN, else target/debug/jiangjun, built here) into web/pkg/tb;
+# tables already there are kept. Then their list, tables.json, which names
+# every .jtb there (so tables added by hand are offered too). The page
+# fetches a table only when a game reaches it. JJ_WEB_TABLES=0 skips this.
+if [ "${JJ_WEB_TABLES:-1}" != 0 ]; then
+    tb="$root/web/pkg/tb"
+    set --
+    for attacker in R N C P; do
+        for defence in "" A AA B BB AB AAB ABB AABB; do
+            set -- "$@" "K${attacker}vK$defence"
+        done
+    done
+    bin="${JIANGJUN_BIN:-}"
+    if [ -z "$bin" ]; then
+        cargo build -p jiangjun --bin jiangjun --manifest-path "$root/Cargo.toml"
+        bin="$root/target/debug/jiangjun"
+    fi
+    "$bin" tb gen --out "$tb" "$@" >&2
+    total=0
+    gz=0
+    list=""
+    for file in "$tb"/*.jtb; do
+        name=$(basename "$file" .jtb)
+        bytes=$(wc -c <"$file")
+        total=$((total + bytes))
+        # What a server that compresses would send: each file gzipped.
+        gz=$((gz + $(gzip -9 -c "$file" | wc -c)))
+        list="$list${list:+,}
+    \"$name\": $bytes"
+    done
+    printf '{\n  "bytes": %s,\n  "tables": {%s\n  }\n}\n' "$total" "$list" >"$tb/tables.json"
+    echo "web/pkg/tb: $(ls "$tb"/*.jtb | wc -l) tables, $total bytes ($gz bytes gzipped)" >&2
+fi

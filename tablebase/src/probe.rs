@@ -1,4 +1,5 @@
-//! Probing: the tables of a directory, asked about a `xiangqi` board.
+//! Probing: the tables of a directory (or of byte buffers, for the web
+//! build), asked about a `xiangqi` board.
 
 use crate::format::TableFile;
 use crate::geometry::{EMPTY, SQUARES};
@@ -43,6 +44,22 @@ pub fn pos_of(board: &Board) -> Option<Pos> {
     Pos::from_board(&b, board.side_to_move())
 }
 
+/// A table's file name (without `.jtb`) must be its material's.
+fn check_name(stem: &str, file: &TableFile) -> Result<(), String> {
+    let m = file.material();
+    if stem == m.to_string() {
+        Ok(())
+    } else {
+        Err(format!("holds the table {m}"))
+    }
+}
+
+impl Default for Tablebases {
+    fn default() -> Tablebases {
+        Tablebases::new()
+    }
+}
+
 impl std::fmt::Debug for Tablebases {
     /// The materials held, not their contents.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -57,22 +74,66 @@ impl Tablebases {
     /// or a table in it is bad (a damaged table is never half-used).
     pub fn open(dir: &Path) -> Result<Tablebases, String> {
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut tables = HashMap::new();
+        let mut tb = Tablebases::new();
         for e in entries {
             let path = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
             if path.extension().is_none_or(|x| x != "jtb") {
                 continue;
             }
             let file = TableFile::open(&path).map_err(|e| e.to_string())?;
-            let m = file.material();
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-            if stem != m.to_string() {
-                return Err(format!("{}: holds the table {m}", path.display()));
-            }
-            tables.insert(m, (Indexer::new(m), file));
+            check_name(stem, &file).map_err(|e| format!("{}: {e}", path.display()))?;
+            tb.insert(file);
         }
-        let max_pieces = tables.keys().map(|m| m.pieces()).max().unwrap_or(0);
-        Ok(Tablebases { tables, max_pieces })
+        Ok(tb)
+    }
+
+    /// No tables yet: add them with [`Tablebases::insert`].
+    pub fn new() -> Tablebases {
+        Tablebases {
+            tables: HashMap::new(),
+            max_pieces: 0,
+        }
+    }
+
+    /// Tables from their files' bytes, each named as its file is
+    /// (`KRvK.jtb`, or the bare material `KRvK`): where no files can be
+    /// mapped (the web build, which fetches them). Each is checked as
+    /// [`Tablebases::open`] checks a file, and one bad table refuses the
+    /// whole set, naming it.
+    pub fn from_bytes(
+        files: impl IntoIterator<Item = (String, Vec<u8>)>,
+    ) -> Result<Tablebases, String> {
+        let mut tb = Tablebases::new();
+        for (name, bytes) in files {
+            tb.insert_bytes(&name, bytes)?;
+        }
+        Ok(tb)
+    }
+
+    /// Add one table from its file's bytes, named as in
+    /// [`Tablebases::from_bytes`] and checked as there; its material. A
+    /// refused table changes nothing.
+    pub fn insert_bytes(&mut self, name: &str, bytes: Vec<u8>) -> Result<Material, String> {
+        let file = TableFile::from_bytes(bytes, name).map_err(|e| e.to_string())?;
+        let stem = name.strip_suffix(".jtb").unwrap_or(name);
+        check_name(stem, &file).map_err(|e| format!("{name}: {e}"))?;
+        let m = file.material();
+        self.insert(file);
+        Ok(m)
+    }
+
+    /// Add a checked table (replacing one of the same material): how a
+    /// page adds the tables it fetches as a game reaches them.
+    pub fn insert(&mut self, file: TableFile) {
+        let m = file.material();
+        self.max_pieces = self.max_pieces.max(m.pieces());
+        self.tables.insert(m, (Indexer::new(m), file));
+    }
+
+    /// Whether the table of a (canonical) material is held.
+    pub fn contains(&self, m: &Material) -> bool {
+        self.tables.contains_key(m)
     }
 
     /// The most pieces (kings included) of any table held.

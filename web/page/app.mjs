@@ -1,6 +1,8 @@
 // The page: a game against Jiangjun. The rules (legal moves, move names,
 // the ruling) come from the engine's rules crate, in an instance of the
-// wasm module on this thread; the engine searches in a worker.
+// wasm module on this thread; the engine searches in a worker. In the
+// endings the page ships tables for, the tables' verdict and best move are
+// shown (fetched from ../pkg/tb/ when a game first gets there).
 //
 // URL parameters (for links and tests): `you=red|black|both`,
 // `think=depth8|movetime1000`, `book=0` (no opening book), `fen=...`.
@@ -99,6 +101,7 @@ function update() {
   document.body.dataset.side = g.side;
   $('result').textContent = g.outcome ? `${resultOf(g.outcome)}: ${g.outcome.text}` : '';
   document.body.dataset.outcome = g.outcome ? g.outcome.text : '';
+  showTablebase();
   if (g.outcome) {
     setStatus(`Game over: ${g.outcome.text}.`);
     return;
@@ -171,6 +174,88 @@ function onSquare(square) {
   const own = g.legal.some((m) => m.startsWith(square));
   state.selected = own && state.selected !== square ? square : null;
   drawBoard();
+}
+
+// --- endgame tables -----------------------------------------------------
+
+// The position the verdict on show (or being fetched) is for.
+let tablebaseFor = null;
+
+/** Show the tables' line, or hide it (`state`: the body's data-tb). */
+function tablebaseLine(text, tbState, probe = null) {
+  $('tablebase-box').hidden = !text;
+  $('tablebase').textContent = text;
+  document.body.dataset.tb = tbState;
+  document.body.dataset.tbBest = probe?.best ?? '';
+  const list = $('tb-moves');
+  list.replaceChildren();
+  $('tb-details').hidden = !probe?.moves.length;
+  for (const m of probe?.moves ?? []) {
+    const li = document.createElement('li');
+    const zh = document.createElement('span');
+    zh.textContent = rules.game(state.game.fen, [m.iccs]).moves?.[0]?.chinese ?? m.iccs;
+    const iccs = document.createElement('span');
+    iccs.className = 'iccs';
+    iccs.textContent = m.iccs;
+    const verdict = document.createElement('span');
+    verdict.className = m.wdl;
+    verdict.textContent = m.dtm === null ? m.wdl : `${m.wdl} ${m.dtm}`;
+    li.append(zh, iccs, verdict);
+    list.appendChild(li);
+  }
+}
+
+/** The verdict in words, from the side to move's view. */
+function verdictText(p, side) {
+  const who = `${COLORS[side]} to move`;
+  if (p.rule) return `loss (${who}): only perpetual check avoids mate, and perpetual check loses`;
+  if (p.wdl === 'draw') return `draw (${who})`;
+  return `${p.wdl} in ${p.dtm} plies (${who})`;
+}
+
+/**
+ * The endgame tables' verdict on the position, when its material is in the
+ * tables the page ships: fetched (a material at a time, with the tables
+ * its captures lead to) the first time a game gets there.
+ */
+async function showTablebase() {
+  const g = state.game;
+  const key = positionText();
+  tablebaseFor = key;
+  const now = rules.tablebase(state.start, state.moves);
+  if (g.outcome || !now.ok || now.material === null) {
+    tablebaseLine('', 'none');
+    return;
+  }
+  try {
+    const list = await rules.tableList();
+    if (tablebaseFor !== key) return;
+    if (!now.need.every((m) => m in list)) {
+      tablebaseLine('', 'none');
+      return;
+    }
+    if (now.need.length) {
+      const kb = Math.round(now.need.reduce((sum, m) => sum + list[m], 0) / 1024);
+      tablebaseLine(`Tablebase: fetching ${now.need.join(', ')} (${kb} KB)…`, 'loading');
+    }
+    const t = await rules.probe(state.start, state.moves);
+    if (tablebaseFor !== key) return;
+    if (!t.ok || !t.probe) {
+      // A position no table holds (a pawn behind its start, say).
+      tablebaseLine('', 'none');
+      return;
+    }
+    const p = t.probe;
+    const best = p.best ? rules.game(g.fen, [p.best]).moves?.[0]?.chinese ?? p.best : null;
+    tablebaseLine(
+      `Tablebase (${t.material}): ${verdictText(p, g.side)}${best ? ` · best ${best} (${p.best})` : ''}`,
+      p.dtm === null ? p.wdl : `${p.wdl} ${p.dtm}`,
+      p,
+    );
+  } catch (e) {
+    if (tablebaseFor !== key) return;
+    tablebaseLine(`Tablebase: could not load the tables (${e.message ?? e})`, 'error');
+  }
 }
 
 // --- analysis display -------------------------------------------------

@@ -16,11 +16,17 @@
 //! without starting it: write the query into `jj_buffer(len)`, call
 //! `jj_rules(len) -> answer length`, read the JSON answer at `jj_answer()`.
 //!
+//! Endgame tables (see `tables.rs`): write a table file's name and then its
+//! bytes into `jj_buffer(name_len + len)` and call `jj_tb_add(name_len,
+//! len) -> answer length`; the JSON answer is at `jj_answer()`. The rules
+//! query `tb POSITION` then answers from them.
+//!
 //! Natively the crate builds too (the workspace's checks see the code),
 //! with stand-ins for the imports that print to stdout.
 
 mod host;
 mod rules;
+mod tables;
 
 use jiangjun::protocol::output::Output;
 use jiangjun::protocol::step::Stepper;
@@ -109,17 +115,40 @@ fn input_text(len: usize) -> String {
     })
 }
 
-/// Answer the first `len` bytes of the buffer as a rules query; returns
-/// the answer's length in bytes (read it at `jj_answer()`).
-#[unsafe(no_mangle)]
-pub extern "C" fn jj_rules(len: usize) -> usize {
-    let answer = rules::answer(&input_text(len));
+/// Keep `answer` for the host; its length in bytes.
+fn set_answer(answer: &str) -> usize {
     ANSWER.with(|cell| {
         let mut buf = cell.borrow_mut();
         buf.clear();
         buf.extend_from_slice(answer.as_bytes());
         buf.len()
     })
+}
+
+/// Answer the first `len` bytes of the buffer as a rules query; returns
+/// the answer's length in bytes (read it at `jj_answer()`).
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_rules(len: usize) -> usize {
+    set_answer(&rules::answer(&input_text(len)))
+}
+
+/// Add the endgame table whose file name is the buffer's first `name_len`
+/// bytes and whose file is the `len` bytes after them; returns the JSON
+/// answer's length (see `tables::add`).
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_tb_add(name_len: usize, len: usize) -> usize {
+    let (name, bytes) = INPUT.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        // Lengths beyond the buffer are the host's mistake: take what exists.
+        let name_len = name_len.min(buf.len());
+        let end = name_len.saturating_add(len).min(buf.len());
+        let name = String::from_utf8_lossy(&buf[..name_len]).into_owned();
+        let bytes = buf[name_len..end].to_vec();
+        // The buffer held a whole table: give its memory back.
+        *buf = Vec::new();
+        (name, bytes)
+    });
+    set_answer(&tables::add(&name, bytes))
 }
 
 /// Where the last rules answer is; valid until the next `jj_rules`.

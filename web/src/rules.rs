@@ -14,7 +14,9 @@
 //!   legal moves and the ruling (`Board::outcome`: mate, stalemate,
 //!   perpetual check and chase, the move limit, dead draws);
 //! - `read POSITION notation TEXT`: TEXT (Chinese such as 炮二平五, WXF
-//!   such as C2.5, or ICCS) read as a legal move of the position reached.
+//!   such as C2.5, or ICCS) read as a legal move of the position reached;
+//! - `tb POSITION`: the endgame tables' verdict on the position reached,
+//!   with the best move and each move's verdict (see `tables.rs`).
 //!
 //! Answers: `{"ok":true,...}`, or `{"ok":false,"error":"...","ply":N}`
 //! where `ply` is the index of the move refused (-1: the FEN itself).
@@ -24,12 +26,12 @@ use xiangqi::notation::{chinese, parse_chinese, parse_wxf, wxf};
 use xiangqi::{Board, Color, Outcome, START_FEN};
 
 /// A refused query: why, and at which move (-1: the position).
-struct Refusal {
+pub struct Refusal {
     error: String,
     ply: i64,
 }
 
-fn refuse(error: impl ToString, ply: i64) -> Refusal {
+pub fn refuse(error: impl ToString, ply: i64) -> Refusal {
     Refusal {
         error: error.to_string(),
         ply,
@@ -41,8 +43,9 @@ pub fn answer(query: &str) -> String {
     let result = match query.trim().split_once(char::is_whitespace) {
         Some(("game", rest)) => game(rest),
         Some(("read", rest)) => read(rest),
+        Some(("tb", rest)) => crate::tables::query(rest),
         _ => Err(refuse(
-            "unknown query: expected 'game POSITION' or 'read POSITION notation TEXT'",
+            "unknown query: expected 'game POSITION', 'read POSITION notation TEXT' or 'tb POSITION'",
             -1,
         )),
     };
@@ -57,7 +60,7 @@ pub fn answer(query: &str) -> String {
 
 /// A position as UCI's `position` gives it: the board and the moves'
 /// texts, not yet played.
-fn split_position(text: &str) -> (&str, Vec<&str>) {
+pub fn split_position(text: &str) -> (&str, Vec<&str>) {
     let text = text.trim();
     let (fen, moves) = match text.find(" moves") {
         Some(at) => (&text[..at], text[at + " moves".len()..].trim()),
@@ -71,7 +74,7 @@ fn split_position(text: &str) -> (&str, Vec<&str>) {
 
 /// The board the position describes, with its moves played (and recorded,
 /// so that repetitions are ruled on), and the moves in order.
-fn replay(fen: &str, moves: &[&str]) -> Result<(Board, Board, Vec<xiangqi::Move>), Refusal> {
+pub fn replay(fen: &str, moves: &[&str]) -> Result<(Board, Board, Vec<xiangqi::Move>), Refusal> {
     let fen = if fen.is_empty() || fen == "startpos" {
         START_FEN
     } else {
@@ -176,7 +179,7 @@ fn read(rest: &str) -> Result<String, Refusal> {
 }
 
 /// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
+pub fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

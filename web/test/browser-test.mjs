@@ -1,7 +1,8 @@
 // The page (web/page) in headless Chromium, driven as a user drives it:
 // a short game against the engine played by clicking squares, the
 // analysis updating, Stop ending an infinite analysis, a bad FEN refused
-// with a message, undo, flip, PGN export and a mate ruled; the controls
+// with a message, undo, flip, PGN export, a mate ruled, and the endgame
+// tables' verdicts (checked against the native `tb probe` of web/pkg/tb); the controls
 // (the FEN on one line with its Copy button, the Elo field live only with
 // "Limit strength") and the analysis's scores, from the side it is for.
 // Every move the page shows is checked by the native binary (`jiangjun
@@ -327,6 +328,69 @@ await check('a mate by click is ruled by the rules crate, as natively', async ()
   // The game is over: no engine search starts.
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(await body('engine'), 'ready');
+});
+
+/** The native binary's probe of the page's tables: `wdl win dtm 3 bestmove a0a8`. */
+function nativeProbe(fen) {
+  return execFileSync(NATIVE, ['tb', 'probe', '--path', `${ROOT}web/pkg/tb`, '--fen', fen], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+await check('endgame tables: the verdict and best move, as the native probe gives them', async () => {
+  const p = await session.browser.newPage();
+  p.on('pageerror', (e) => problems.push(`page error (tables): ${e.message}`));
+  const fetched = [];
+  p.on('request', (r) => {
+    if (r.url().endsWith('.jtb')) fetched.push(r.url().split('/').pop());
+  });
+  const tb = (v) => p.waitForFunction((want) => document.body.dataset.tb === want, { timeout: 60000 }, v);
+  const line = () => p.$eval('#tablebase', (e) => e.textContent);
+  const KRVK = '9/4k4/9/9/9/9/9/9/9/R2K5 w';
+  await p.goto(`${session.base}/page/?you=both&fen=${encodeURIComponent(KRVK)}`);
+  await tb('win 3');
+  assert.equal(nativeProbe(KRVK), 'wdl win dtm 3 bestmove a0a8');
+  assert.equal(await line(), 'Tablebase (KRvK): win in 3 plies (Red to move) · best 车九进八 (a0a8)');
+  assert.equal(await p.evaluate(() => document.body.dataset.tbBest), 'a0a8');
+  assert.equal(await p.$eval('#tablebase-box', (e) => e.hidden), false);
+  // Only this material's table and its capture's were fetched.
+  assert.deepEqual(fetched.sort(), ['KRvK.jtb', 'KvK.jtb']);
+  // Each legal move with its verdict, the best first.
+  const moves = await p.$$eval('#tb-moves li', (es) => es.map((e) => e.textContent));
+  assert.equal(moves.length, (await p.evaluate(() => window.jiangjunPage.state.game.legal)).length);
+  assert.equal(moves[0], '车九进八a0a8win 3');
+  // The best move played by clicks: Black to move is lost in 2.
+  await p.click('.hits [data-square="a0"]');
+  await p.click('.hits [data-square="a8"]');
+  await tb('loss 2');
+  const after = await p.$eval('#current-fen', (e) => e.value);
+  const best = await p.evaluate(() => document.body.dataset.tbBest);
+  assert.equal(nativeProbe(after), `wdl loss dtm 2 bestmove ${best}`);
+  assert.match(await line(), /^Tablebase \(KRvK\): loss in 2 plies \(Black to move\) · best /);
+  // The full defence in formation holds against a lone rook.
+  const setFen = async (fen) => {
+    await p.$eval('#fen', (e) => {
+      e.value = '';
+    });
+    await p.type('#fen', fen);
+    await p.click('#set-fen');
+  };
+  const FORMATION = '2bakab2/9/9/9/9/9/9/9/9/3K1R3 w';
+  await setFen(FORMATION);
+  await tb('draw');
+  assert.match(nativeProbe(FORMATION), /^wdl draw bestmove /);
+  assert.match(await line(), /^Tablebase \(KRvKAABB\): draw \(Red to move\) · best /);
+  // Outside the tables the page ships (rook and horse against a king; the
+  // start): no verdict, nothing fetched.
+  const before = fetched.length;
+  const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w';
+  for (const fen of ['4k4/9/9/9/9/9/9/9/9/R2K1N3 w', START]) {
+    await setFen(fen);
+    await tb('none');
+    assert.equal(await p.$eval('#tablebase-box', (e) => e.hidden), true);
+  }
+  assert.equal(fetched.length, before);
+  await p.close();
 });
 
 await check('with the engine as Black, scores are Black\'s, as the native search gives them', async () => {

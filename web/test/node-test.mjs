@@ -1,7 +1,8 @@
 // Loads web/pkg (build it with web/build.sh first) and checks the engine
 // through its public API: the handshake, a `go depth 5` whose `bestmove` is
-// legal, `stop` ending a `go infinite`, UCCI, and `bench`'s node count,
-// which must be the native engine's.
+// legal, `stop` ending a `go infinite`, UCCI, the rules API, the endgame
+// tables' verdicts (web/pkg/tb), and `bench`'s node count, which must be
+// the native engine's.
 //
 // Usage: node web/test/node-test.mjs [--no-bench]
 // Legality is checked with the engine's own rules: `go depth 1 searchmoves
@@ -163,6 +164,48 @@ await check('rules API: legal moves, Chinese names, rulings', async () => {
   const move = await answer;
   second.terminate();
   assert.ok(rules.game('startpos', ['h2e2']).legal.includes(move), `${move} is legal`);
+});
+
+await check('endgame tables: fetched a material at a time, verdicts', async () => {
+  if (!existsSync(new URL('../pkg/tb/tables.json', import.meta.url))) {
+    console.log('     (skipped: web/pkg/tb is missing; web/build.sh builds it)');
+    return;
+  }
+  const rules = await JiangjunRules({ wasmModule: await loadModule() });
+  const fen = '9/4k4/9/9/9/9/9/9/9/R2K5 w';
+  // Nothing fetched yet: the answer names the tables it needs.
+  assert.deepEqual(rules.tablebase(fen).need, ['KRvK', 'KvK']);
+  const t = await rules.probe(fen);
+  assert.equal(t.shipped, true);
+  assert.equal(t.material, 'KRvK');
+  const list = await rules.tableList();
+  assert.equal(t.bytes, list.KRvK + list.KvK);
+  assert.equal(t.probe.wdl, 'win');
+  assert.equal(t.probe.dtm, 3);
+  assert.equal(t.probe.best, 'a0a8');
+  assert.deepEqual(t.probe.moves[0], { iccs: 'a0a8', wdl: 'win', dtm: 3 });
+  // After the best move Black is lost in 2; nothing more to fetch.
+  const after = await rules.probe(fen, ['a0a8']);
+  assert.equal(after.bytes, 0);
+  assert.equal(after.probe.wdl, 'loss');
+  assert.equal(after.probe.dtm, 2);
+  // The full defence in its home formation holds against a lone rook.
+  const formation = await rules.probe('2bakab2/9/9/9/9/9/9/9/9/3K1R3 w');
+  assert.equal(formation.material, 'KRvKAABB');
+  assert.equal(formation.probe.wdl, 'draw');
+  assert.equal(formation.probe.dtm, null);
+  // Outside the shipped tables: too many pieces, or a material not shipped.
+  const start = await rules.probe('startpos');
+  assert.equal(start.shipped, false);
+  assert.equal(start.probe, null);
+  const krnvk = await rules.probe('4k4/9/9/9/9/9/9/9/9/R2K1N3 w');
+  assert.equal(krnvk.material, 'KRNvK');
+  assert.equal(krnvk.shipped, false);
+  assert.equal(krnvk.probe, null);
+  // A damaged table is refused, and changes nothing.
+  const bad = rules.addTable('KNvK.jtb', new Uint8Array(300));
+  assert.equal(bad.ok, false);
+  assert.match(bad.error, /not a Jiangjun tablebase file/);
 });
 
 if (!process.argv.includes('--no-bench')) {
