@@ -4,8 +4,8 @@
 #![no_main]
 
 use xiangqi::{Board, Move};
-use jiangjun::protocol::command::{Command, PositionBase};
-use jiangjun::protocol::dialects::DIALECTS;
+use jiangjun_protocol::command::{Command, PositionBase};
+use jiangjun_protocol::dialects::DIALECTS;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -26,8 +26,10 @@
 //! 255 no legal position; 2 bytes: the same in a `u16`, `u16::MAX` for no
 //! position) and compressed with LZ4 (block format).
 
+#[cfg(feature = "generate")]
 use crate::generate::Stats;
 use crate::material::Material;
+#[cfg(feature = "generate")]
 use crate::table::Table;
 use crate::value::INVALID;
 use std::path::Path;
@@ -81,6 +83,7 @@ fn checksum(bytes: &[u8]) -> u64 {
 }
 
 /// The bytes of a table file for `table`.
+#[cfg(feature = "generate")]
 pub fn encode(table: &Table, stats: &Stats) -> Vec<u8> {
     let wide = stats.max_dtm >= 254;
     let mut blocks = Vec::new();
@@ -129,6 +132,7 @@ pub fn encode(table: &Table, stats: &Stats) -> Vec<u8> {
 
 /// Write `table` to `dir/<material>.jtb` (through a temporary file, so a
 /// reader never sees half a table).
+#[cfg(feature = "generate")]
 pub fn write(dir: &Path, table: &Table, stats: &Stats) -> std::io::Result<u64> {
     let bytes = encode(table, stats);
     let name = format!("{}.jtb", table.indexer.material());

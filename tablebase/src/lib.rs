@@ -14,20 +14,27 @@
 //! - [`verify`]: checks every position against its successors with the
 //!   `xiangqi` crate's moves.
 //!
+//! The generator, `build`, `verify` and `format::write` need the feature
+//! `generate` (on by default; it brings rayon); probing does not.
+//!
 //! See docs/tablebases.md for the design, the rules it follows and the
 //! figures.
 
+#[cfg(feature = "generate")]
 pub mod build;
 pub mod format;
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod geometry;
 pub mod index;
 pub mod material;
 pub mod moves;
+#[cfg(feature = "generate")]
 pub mod perpetual;
 pub mod probe;
 pub mod table;
 pub mod value;
+#[cfg(feature = "generate")]
 pub mod verify;
 
 pub use material::Material;
