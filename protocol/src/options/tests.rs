@@ -2,6 +2,7 @@
 
 use super::*;
 use jiangjun_engine::ladder::rung_from_skill;
+use jiangjun_engine::nnue::EMBEDDED_NETWORK;
 use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 #[test]

@@ -7,7 +7,7 @@ use super::super::dialect::Style;
 use super::super::format::perft_report;
 use super::super::input::Event;
 use super::super::output::Printer;
-use super::{Active, SearchOutput, Session};
+use super::state::{Active, SearchOutput, Session};
 use jiangjun_engine::play::GoRequest;
 use std::sync::Arc;
 use xiangqi::types::Color;
