@@ -69,7 +69,7 @@ fn main() -> ExitCode {
         Some(Command::Ladder(args)) => ladder::run(&args),
         Some(Command::Tb(cmd)) => tb::run(&cmd),
         None => {
-            jiangjun::protocol::run_stdio();
+            jiangjun_protocol::run_stdio();
             ExitCode::SUCCESS
         }
     }

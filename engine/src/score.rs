@@ -17,3 +17,13 @@ pub const SCORE_TB_WIN: Score = SCORE_MATE_IN_MAX - 1;
 pub const TB_DTM_CAP: Score = 500;
 /// The lowest score of a table win; evaluations stay below it.
 pub const SCORE_TB_WIN_MIN: Score = SCORE_TB_WIN - TB_DTM_CAP;
+
+/// The score of mating `ply` plies from the root.
+pub const fn mate_in(ply: usize) -> Score {
+    SCORE_MATE - ply as Score
+}
+
+/// The score of being mated `ply` plies from the root.
+pub const fn mated_in(ply: usize) -> Score {
+    -SCORE_MATE + ply as Score
+}

@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn proven_mates_end_timed_searches() {
-        use crate::search::{mate_in, mated_in};
+        use crate::score::{mate_in, mated_in};
         // Mate in one or two moves, or mated at once: final at any depth.
         assert!(mate_is_settled(1, mate_in(1)));
         assert!(mate_is_settled(3, mate_in(3)));

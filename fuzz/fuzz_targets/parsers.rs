@@ -3,10 +3,10 @@
 //! and a position command applied to a board. None of it may panic.
 #![no_main]
 
-use xiangqi::{Board, Move};
-use jiangjun::protocol::command::{Command, PositionBase};
-use jiangjun::protocol::dialects::DIALECTS;
+use jiangjun_protocol::command::{Command, PositionBase};
+use jiangjun_protocol::dialects::DIALECTS;
 use libfuzzer_sys::fuzz_target;
+use xiangqi::{Board, Move};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -1,13 +1,14 @@
-//! `jiangjun perft`, and the Pikafish-style perft report it shares with
-//! `go perft`.
+//! `jiangjun perft`, printing with `--divide` the Pikafish-style perft
+//! report of `go perft` (`jiangjun_protocol::format::perft_report`).
 
 use crate::tools::{EXIT_USAGE, fail};
+use jiangjun_protocol::format::perft_report;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use xiangqi::Board;
 use xiangqi::board::START_FEN;
 use xiangqi::perft::divide_until;
-use xiangqi::{Board, Move};
 
 #[derive(clap::Args)]
 pub struct PerftArgs {
@@ -50,19 +51,7 @@ pub fn run(args: &PerftArgs) -> ExitCode {
 /// blank line, `Nodes searched: N`. Returns the text and the total, or `None`
 /// if stopped.
 pub fn report_until(board: &mut Board, depth: u32, stop: &AtomicBool) -> Option<(String, u64)> {
-    Some(report_of(&divide_until(board, depth.max(1), stop)?))
-}
-
-/// The report of per-move counts (from `divide_until`), and the total.
-pub fn report_of(counts: &[(Move, u64)]) -> (String, u64) {
-    let mut out = String::new();
-    let mut total = 0;
-    for (m, n) in counts {
-        out.push_str(&format!("{m}: {n}\n"));
-        total += n;
-    }
-    out.push_str(&format!("\nNodes searched: {total}\n"));
-    (out, total)
+    Some(perft_report(&divide_until(board, depth.max(1), stop)?))
 }
 
 /// `report_until` without a stop flag.

@@ -28,9 +28,9 @@ mod host;
 mod rules;
 mod tables;
 
-use jiangjun::protocol::output::Output;
-use jiangjun::protocol::step::Stepper;
 use jiangjun_engine::search::Interrupt;
+use jiangjun_protocol::output::Output;
+use jiangjun_protocol::step::Stepper;
 use std::cell::RefCell;
 use std::io::Write;
 use std::sync::Arc;

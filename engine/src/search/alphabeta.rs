@@ -13,8 +13,8 @@
 
 use super::movepick::MovePicker;
 use super::worker::{PV_SIZE, Worker};
-use super::{mate_in, mated_in};
 use crate::score::{MAX_PLY, SCORE_INFINITE, SCORE_MATE_IN_MAX, Score};
+use crate::score::{mate_in, mated_in};
 use crate::tt::Bound;
 use xiangqi::types::Move;
 

@@ -159,6 +159,18 @@ impl Histories {
     }
 }
 
+/// Per-thread tables kept from one search to the next.
+#[derive(Default)]
+pub struct ThreadData {
+    pub hist: Histories,
+}
+
+impl ThreadData {
+    pub fn clear(&mut self) {
+        self.hist.clear();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

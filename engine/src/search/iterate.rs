@@ -3,8 +3,8 @@
 //! reports each completed iteration and asks the time policy whether to go
 //! on; helper threads skip some depths so that they spread over several.
 
-use super::SearchResult;
 use super::alphabeta::Root;
+use super::report::SearchResult;
 use super::worker::Worker;
 use crate::score::{MAX_PLY, SCORE_INFINITE, SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 use crate::tt::Bound;

@@ -2,8 +2,10 @@
 //! moves, the shared table and flags, and where the helpers leave what they
 //! found. The threads' parts are in `smp`, one thread's search in `worker`.
 
+use super::limits::Limits;
+use super::report::{Reporter, SearchResult};
 use super::root_moves::{RootMove, root_moves};
-use super::{Limits, Reporter, SearchResult, Shared};
+use super::shared::Shared;
 use crate::nnue::Network;
 use crate::now::Instant;
 use crate::sync::Latch;

@@ -3,9 +3,9 @@
 //! static evaluation.
 
 use super::history::Context;
-use super::mated_in;
 use super::movepick::MovePicker;
 use super::worker::Worker;
+use crate::score::mated_in;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
 use crate::tt::Bound;
 use xiangqi::types::Move;

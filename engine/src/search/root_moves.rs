@@ -1,7 +1,7 @@
 //! The root move list: the legal moves the `go` allows, each with its score
 //! and line from the last iterations.
 
-use super::Limits;
+use super::limits::Limits;
 use crate::score::{SCORE_INFINITE, Score};
 use xiangqi::board::Board;
 use xiangqi::types::Move;

@@ -3,8 +3,8 @@
 //! the natural-move limit draws.
 
 use super::worker::{RULE_CACHE, Worker};
-use super::{mate_in, mated_in};
 use crate::score::{SCORE_DRAW, Score};
+use crate::score::{mate_in, mated_in};
 use xiangqi::rules::{self, Outcome};
 
 impl Worker<'_> {

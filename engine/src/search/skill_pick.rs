@@ -3,8 +3,9 @@
 //! or a mate in one it must not miss (`SearchJob::mate_in_one`); played
 //! when the search ends (`smp.rs`).
 
+use super::report::SearchResult;
 use super::root_moves::RootMove;
-use super::{SearchResult, mate_in};
+use crate::score::mate_in;
 use xiangqi::types::Move;
 
 /// The line a skill level chose, and the reply to ponder on.

@@ -4,10 +4,12 @@
 //! thread's part, and which thread's move is played (the search as the
 //! threads share it is `job`).
 
+use super::history::ThreadData;
 use super::job::{SearchJob, ThreadResult};
+use super::report::{IterationInfo, SearchResult, Silent};
 use super::worker::Worker;
-use super::{IterationInfo, SearchResult, Silent, ThreadData, mated_in};
 use crate::score::SCORE_MATE_IN_MAX;
+use crate::score::mated_in;
 use crate::sync::lock;
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;

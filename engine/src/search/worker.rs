@@ -2,12 +2,15 @@
 //! moves and counters, and the bookkeeping every node uses (node counting
 //! and polling, the PV table, the per-ply frames).
 
+use super::history::ThreadData;
 use super::history::{self, Context};
 use super::job::SearchJob;
+use super::limits::Limits;
 use super::params::{LmrTable, SearchParams};
+use super::report::{IterationInfo, Reporter};
 use super::root_moves::RootMove;
+use super::shared::Shared;
 use super::skill_pick::SkillPick;
-use super::{IterationInfo, Limits, Reporter, Shared, ThreadData};
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
 use crate::strength::{Grade, Rng};

@@ -2,6 +2,7 @@
 
 use super::*;
 use jiangjun_engine::ladder::rung_from_skill;
+use jiangjun_engine::nnue::EMBEDDED_NETWORK;
 use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 #[test]
@@ -265,10 +266,10 @@ fn the_table_declares_each_option_once() {
 /// `setoption` reaches the settings a `go` searches with.
 #[test]
 fn search_parameters_are_options_only_in_a_tuning_build() {
-    use crate::protocol::dialect::Dialect;
+    use crate::dialect::Dialect;
     use jiangjun_engine::search::params::{PARAMS, SearchParams};
-    let uci = crate::protocol::uci::Uci.handshake();
-    let ucci = crate::protocol::ucci::Ucci.handshake();
+    let uci = crate::uci::Uci.handshake();
+    let ucci = crate::ucci::Ucci.handshake();
     for (i, p) in PARAMS.iter().enumerate() {
         let uci_line = format!(
             "option name {} type spin default {} min {} max {}",

@@ -2,7 +2,7 @@
 //! tuning build adds one option per search parameter after these
 //! (`options/tune.rs`, through `options::all`).
 
-use super::{
+use super::model::{
     BUILTIN_BOOK, EMPTY, ENGINE_CHOICE_HASH_MB, Effect, Kind, MAX_HASH_MB, MAX_MULTIPV,
     MAX_NODESTIME, MAX_OVERHEAD, MAX_SEED, MAX_SKILL, MAX_THREADS, OptionDef, Value,
     eval_file_default,

@@ -14,99 +14,22 @@
 
 mod go;
 mod queries;
+mod state;
 pub mod step;
 
 use super::command::{Command, PositionBase, excerpt};
-use super::dialect::Dialect;
 use super::dialects;
 use super::input::{Event, MAX_LINE};
 use super::options::{self, Options, SetError};
-use super::output::{Output, Printer};
+use super::output::Output;
 use jiangjun_engine::Engine;
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, EvalSource};
-use jiangjun_engine::search::{IterationInfo, Reporter, SearchResult};
+pub use state::Session;
+use state::{Flow, Queued};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
-use xiangqi::types::Move;
-
-/// A line waiting to be handled.
-enum Queued {
-    Line(String),
-    Overlong(usize),
-    /// The end of input: quit once the running search has ended by itself
-    /// (an infinite or pondering one is stopped).
-    End,
-}
-
-/// The search (or perft) the engine runs for the GUI, until it is finished
-/// here. From its answer on, the GUI sees the engine idle (see
-/// `Engine::stop` for how a `stop` and the answer are ordered).
-struct Active {
-    id: u64,
-    /// Infinite or ponder: it only ends when told.
-    open_ended: bool,
-    /// A perft: it runs to completion before `quit` (only `stop` ends it).
-    perft: bool,
-}
-
-/// Search output: the lines in the GUI's dialect, then the answer (with the
-/// draw offer, if any, accepted or not), then word to the command loop.
-struct SearchOutput {
-    printer: Printer,
-    draw_offered: Arc<Mutex<bool>>,
-    events: Sender<Event>,
-    id: u64,
-}
-
-impl Reporter for SearchOutput {
-    fn iteration(&self, info: &IterationInfo) {
-        self.printer.iteration(info);
-    }
-
-    fn final_line(&self, info: &IterationInfo) {
-        self.printer.final_line(info);
-    }
-
-    fn currmove(&self, depth: i32, mv: Move, number: usize) {
-        self.printer.currmove(depth, mv, number);
-    }
-
-    fn book_moves(&self, entries: &[jiangjun_engine::book::Entry], total: u32) {
-        self.printer.book_moves(entries, total);
-    }
-
-    fn best_move(&self, result: &SearchResult) {
-        let draw = self.draw_offered.lock().map(|d| *d).unwrap_or(false);
-        self.printer.bestmove(result, draw);
-        let _ = self.events.send(Event::SearchDone(self.id));
-    }
-}
-
-pub struct Session {
-    out: Arc<Output>,
-    events: Sender<Event>,
-    dialect: &'static dyn Dialect,
-    board: Board,
-    banmoves: Vec<Move>,
-    options: Options,
-    engine: Engine,
-    active: Option<Active>,
-    /// Id of the last search started; a late `SearchDone` of an older one is ignored.
-    search_id: u64,
-    draw_offered: Arc<Mutex<bool>>,
-    /// The hello word of the command just handled, if it was one: a hello
-    /// of the other dialect right behind it is a GUI asking for either.
-    last_hello: Option<&'static str>,
-}
-
-/// What the loop should do after a command.
-#[derive(PartialEq, Eq)]
-enum Flow {
-    Continue,
-    Quit,
-}
 
 impl Session {
     /// A session, or the error that kept the engine's threads from starting.

@@ -3,6 +3,14 @@
 //! `Command::Error` (or a command plus warnings) with a message saying what
 //! was wrong.
 
+/// Deepest `go perft` (deeper ones run for days).
+pub const MAX_PERFT_DEPTH: i64 = 20;
+
+/// Largest clock value a `go` may give, in milliseconds (about 24.8 days,
+/// the most a 32-bit GUI clock holds): a `go` with a larger one is refused,
+/// since its search would not end by itself in any useful time.
+pub const MAX_CLOCK_MS: u64 = i32::MAX as u64;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum PositionBase {
     Start,

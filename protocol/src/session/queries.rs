@@ -4,7 +4,7 @@
 use super::super::command::PositionBase;
 use super::super::command::excerpt;
 use super::super::ucci::ucci_score;
-use super::Session;
+use super::state::Session;
 use jiangjun_engine::bench;
 use jiangjun_engine::position::Position;
 use jiangjun_engine::strength::Grade;

@@ -10,7 +10,7 @@
 
 use super::super::input::Event;
 use super::super::output::Output;
-use super::{Flow, Queued, Session};
+use super::state::{Flow, Queued, Session};
 use jiangjun_engine::search::InterruptHook;
 use std::collections::VecDeque;
 use std::sync::Arc;

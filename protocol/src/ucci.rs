@@ -7,8 +7,8 @@
 use super::command::{self, Command, excerpt};
 use super::dialect::{Dialect, Style};
 use super::format::{pv_text, wdl_text};
+use super::identity::{ENGINE_AUTHOR, ENGINE_NAME, VERSION};
 use super::options::{self, Effect, Kind, OptionDef, Options};
-use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use jiangjun_engine::book::Entry;
 use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 use jiangjun_engine::search::{IterationInfo, SearchResult};
@@ -86,8 +86,8 @@ impl Dialect for Ucci {
 
     fn handshake(&self) -> Vec<String> {
         let mut lines = vec![
-            format!("id name {ENGINE_NAME} {}", crate::VERSION),
-            format!("id version {}", crate::VERSION),
+            format!("id name {ENGINE_NAME} {VERSION}"),
+            format!("id version {VERSION}"),
             format!("id author {ENGINE_AUTHOR}"),
         ];
         lines.extend(options::all().filter_map(option_line));

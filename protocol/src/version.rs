@@ -36,14 +36,14 @@ mod tests {
     #[test]
     fn this_build_announces_the_tag_or_the_package_version() {
         let want = release_version(option_env!("JIANGJUN_VERSION"), env!("CARGO_PKG_VERSION"));
-        assert_eq!(crate::RELEASE, want);
+        assert_eq!(crate::identity::RELEASE, want);
         assert!(
-            crate::VERSION.starts_with(&format!("{want} (")),
+            crate::identity::VERSION.starts_with(&format!("{want} (")),
             "{}",
-            crate::VERSION
+            crate::identity::VERSION
         );
         if option_env!("JIANGJUN_VERSION").is_none() {
-            assert_eq!(crate::RELEASE, env!("CARGO_PKG_VERSION"));
+            assert_eq!(crate::identity::RELEASE, env!("CARGO_PKG_VERSION"));
         }
     }
 }

@@ -3,7 +3,7 @@
 //! as the entry, with its default and range, setting the value the next
 //! `go` searches with. The normal build has none of them.
 
-use super::{Effect, Kind, OptionDef, Options, Value};
+use super::model::{Effect, Kind, OptionDef, Options, Value};
 use jiangjun_engine::search::params::PARAMS;
 
 /// The spin option of entry `I`. A const generic gives each entry its own

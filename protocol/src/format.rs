@@ -1,5 +1,6 @@
 //! Pieces of search lines both dialects print: mate distances, win/draw/
-//! loss shares, principal variations.
+//! loss shares, principal variations; and the Pikafish-style perft report
+//! of `go perft` (which `jiangjun perft --divide` prints too).
 
 use super::dialect::Style;
 use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
@@ -43,6 +44,20 @@ pub fn pv_text(pv: &[Move]) -> String {
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The Pikafish `go perft` report of per-move counts (from
+/// `xiangqi::perft::divide_until`): one `move: count` line per root move, a
+/// blank line, `Nodes searched: N`. Returns the text and the total.
+pub fn perft_report(counts: &[(Move, u64)]) -> (String, u64) {
+    let mut out = String::new();
+    let mut total = 0;
+    for (m, n) in counts {
+        out.push_str(&format!("{m}: {n}\n"));
+        total += n;
+    }
+    out.push_str(&format!("\nNodes searched: {total}\n"));
+    (out, total)
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 use super::command::{self, Command};
 use super::dialect::{Dialect, Style};
 use super::format::{mate_moves, pv_text, wdl_text};
+use super::identity::{ENGINE_AUTHOR, ENGINE_NAME, VERSION};
 use super::options::{self, Effect, Kind, OptionDef, Options};
-use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use jiangjun_engine::book::Entry;
 use jiangjun_engine::score::Score;
 use jiangjun_engine::search::{IterationInfo, SearchResult};
@@ -41,7 +41,7 @@ impl Dialect for Uci {
 
     fn handshake(&self) -> Vec<String> {
         let mut lines = vec![
-            format!("id name {ENGINE_NAME} {}", crate::VERSION),
+            format!("id name {ENGINE_NAME} {VERSION}"),
             format!("id author {ENGINE_AUTHOR}"),
         ];
         lines.extend(options::all().filter_map(option_line));

@@ -2,13 +2,12 @@
 //! (which decides the book move, the time, the node clock and the strength
 //! handicap), or an answer without a search (UCCI's `go depth 0`, a perft).
 
-use super::super::command::{GoParams, excerpt};
+use super::super::command::{GoParams, MAX_CLOCK_MS, MAX_PERFT_DEPTH, excerpt};
 use super::super::dialect::Style;
+use super::super::format::perft_report;
 use super::super::input::Event;
 use super::super::output::Printer;
-use super::super::{MAX_CLOCK_MS, MAX_PERFT_DEPTH};
-use super::{Active, SearchOutput, Session};
-use crate::tools::perft;
+use super::state::{Active, SearchOutput, Session};
 use jiangjun_engine::play::GoRequest;
 use std::sync::Arc;
 use xiangqi::types::Color;
@@ -169,7 +168,7 @@ impl Session {
         self.engine.perft(&self.board, depth, move |counts| {
             match counts {
                 Some(counts) => {
-                    out.lines(&perft::report_of(&counts).0);
+                    out.lines(&perft_report(&counts).0);
                     out.line("");
                 }
                 None => out.info_string("perft stopped"),

@@ -1,0 +1,54 @@
+//! What the search is asked: the limits of one `go` in engine terms, and
+//! the poll through which a host without threads passes on `stop` and
+//! `ponderhit`.
+
+use super::params;
+use crate::strength::Strength;
+use crate::time::Clock;
+use xiangqi::types::Move;
+
+/// What a `go` asks for, in engine terms.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub clock: Clock,
+    /// No limit: search until stopped, or to the maximum depth.
+    pub infinite: bool,
+    /// Pondering: the clock (which runs from the `go`) applies only from
+    /// `ponderhit` on, and no answer comes before `ponderhit` or `stop`,
+    /// however soon the search ends.
+    pub ponder: bool,
+    /// Stop when a mate in this many moves is found.
+    pub mate: Option<u32>,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Never these root moves.
+    pub banmoves: Vec<Move>,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    /// Give the answer only once told to stop (`go infinite` in both
+    /// protocols), however soon the search ends: at the maximum depth, in a
+    /// mated or dead-drawn position, or with no move to search. The thread
+    /// that answers is parked meanwhile (see `Shared::wait_for_release`).
+    pub wait_for_stop: bool,
+    /// Playing strength: full by default (`crate::strength`).
+    pub strength: Strength,
+    /// The search's margins and reductions. Read only by a tuning build
+    /// (feature `tune`); the normal build searches with the defaults.
+    pub params: params::SearchParams,
+}
+
+/// What a host without threads answers when the search polls it (see
+/// `Engine::set_interrupt`): the `stop` or `ponderhit` it was sent meanwhile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    None,
+    Stop,
+    PonderHit,
+}
+
+/// A host's poll. Its argument is how long (ms) it may block waiting for
+/// news: 0 inside the search, more while a finished search waits for `stop`
+/// or `ponderhit` (so that the wait does not spin).
+pub type InterruptHook = fn(u32) -> Interrupt;

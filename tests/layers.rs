@@ -1,0 +1,126 @@
+//! The layers hold: the WebAssembly crate depends on the protocol crate and
+//! nothing of the tools (no clap, rayon, trainer or match runner), and no
+//! file of the protocol crate or of the engine's search imports from a
+//! module above it (`scripts/import_arrows.py`). Both were true once by
+//! hand and are cheap to lose, hence tests.
+
+use std::path::Path;
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The crates `jiangjun-web` builds with (normal dependencies).
+#[test]
+fn the_web_crate_builds_without_the_tools() {
+    let Ok(cargo) = std::env::var("CARGO") else {
+        eprintln!("SKIPPED: not run by cargo (no CARGO in the environment)");
+        return;
+    };
+    let out = Command::new(cargo)
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "jiangjun-web",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .current_dir(ROOT)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let crates: Vec<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(crates.contains(&"jiangjun-protocol"), "{tree}");
+    for banned in [
+        "jiangjun",
+        "clap",
+        "rayon",
+        "jiangjun-trainer",
+        "xiangqi-match",
+        "env_logger",
+    ] {
+        assert!(
+            !crates.contains(&banned),
+            "jiangjun-web depends on {banned}:\n{tree}"
+        );
+    }
+}
+
+/// `scripts/import_arrows.py`'s count for a tree.
+fn arrows(args: &[&str]) -> Option<String> {
+    let out = Command::new("python3")
+        .arg(Path::new(ROOT).join("scripts/import_arrows.py"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "import_arrows.py {args:?} failed");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn no_import_runs_back_up_in_the_protocol_or_the_search() {
+    for args in [&["protocol/src"][..], &["engine/src", "search"][..]] {
+        let Some(report) = arrows(args) else {
+            eprintln!("SKIPPED: python3 is needed for scripts/import_arrows.py");
+            return;
+        };
+        assert!(
+            report.trim_end().ends_with("0 arrow(s) back up (0 names)"),
+            "imports running back up in {args:?}:\n{report}"
+        );
+    }
+}
+
+/// The script sees an arrow when there is one: a child importing its
+/// parent's item, beside a sibling import and a parent's re-export, which
+/// are not arrows.
+#[test]
+fn the_arrow_script_finds_a_child_importing_its_parent() {
+    let dir = std::env::temp_dir().join(format!("jiangjun-arrows-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("a")).expect("temp dir");
+    let files = [
+        (
+            "lib.rs",
+            "mod a;\npub use a::b::Thing;\npub const TOP: u8 = 1;\n",
+        ),
+        ("a.rs", "mod b;\nmod c;\npub struct Parent;\n"),
+        (
+            "a/b.rs",
+            "use super::Parent;\nuse super::c::Sibling;\nuse crate::TOP;\npub struct Thing;\n",
+        ),
+        ("a/c.rs", "use crate::Thing;\npub struct Sibling;\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(src.join(name), text).expect("write");
+    }
+    let src_arg = src.to_string_lossy().into_owned();
+    let Some(report) = arrows(&[&src_arg]) else {
+        eprintln!("SKIPPED: python3 is needed for scripts/import_arrows.py");
+        return;
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        report.contains("b.rs -> a: Parent"),
+        "child to parent not found:\n{report}"
+    );
+    assert!(
+        report.contains("b.rs -> crate: TOP"),
+        "child to crate root not found:\n{report}"
+    );
+    assert!(
+        report.trim_end().ends_with("2 arrow(s) back up (2 names)"),
+        "{report}"
+    );
+}
