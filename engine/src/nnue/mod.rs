@@ -18,6 +18,7 @@
 //! | net 2 ([`Arch::NET2`]) | `psq` (id 0) | 1260 | 256 | 1 |
 //! | net 3 (built in; `jiangjun train --features psq --hidden 512 --output-buckets 8`) | `psq` (id 0) | 1260 | 512 | 8 |
 //! | king-bucketed candidates (`--features kingbucket6`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
+//! | threat inputs (see [`threats`]) | `psq+threats` (id 2), `kingbucket6+threats` (id 3) | 18900, 25200 | any | any |
 //! | any other | either | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! * **Features** ([`features`]): one input per (own/their × 7 kinds) × 90

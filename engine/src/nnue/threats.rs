@@ -60,6 +60,66 @@ const HORSE: usize = 3;
 const ROOK: usize = 4;
 const CANNON: usize = 5;
 
+/// Up to `N` target squares of a piece on one square, each with the square
+/// that must be empty for it (a horse's leg, an elephant's eye; `SQUARES`,
+/// none, for the others). Built at compile time.
+#[derive(Clone, Copy)]
+struct Steps<const N: usize> {
+    n: u8,
+    to: [u8; N],
+    via: [u8; N],
+}
+
+impl<const N: usize> Steps<N> {
+    const EMPTY: Steps<N> = Steps {
+        n: 0,
+        to: [0; N],
+        via: [0; N],
+    };
+
+    const fn push(mut self, to: usize, via: usize) -> Steps<N> {
+        self.to[self.n as usize] = to as u8;
+        self.via[self.n as usize] = via as u8;
+        self.n += 1;
+        self
+    }
+
+    #[inline(always)]
+    fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let n = self.n as usize;
+        self.to[..n]
+            .iter()
+            .zip(&self.via[..n])
+            .map(|(&t, &v)| (t as usize, v as usize))
+    }
+}
+
+/// Every piece's geometry, per square (and per colour where it matters).
+struct Tables {
+    king: [[Steps<8>; SQUARES]; 2],
+    advisor: [[Steps<8>; SQUARES]; 2],
+    elephant: [[Steps<8>; SQUARES]; 2],
+    horse: [Steps<8>; SQUARES],
+    pawn: [[Steps<8>; SQUARES]; 2],
+    /// The squares along each orthogonal line, nearest first.
+    rays: [[Steps<9>; 4]; SQUARES],
+}
+
+/// The square at (file, rank), or `SQUARES` off the board.
+const fn at(file: i32, rank: i32) -> usize {
+    if file >= 0 && file < FILES as i32 && rank >= 0 && rank < RANKS as i32 {
+        file as usize + FILES * rank as usize
+    } else {
+        SQUARES
+    }
+}
+
+/// Is `s` in the palace of colour `c` (0 Red, 1 Black)?
+const fn in_palace(s: usize, c: usize) -> bool {
+    let (file, rank) = (s % FILES, s / FILES);
+    file >= 3 && file <= 5 && if c == 0 { rank <= 2 } else { rank >= 7 }
+}
+
 const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const JUMPS: [(i32, i32); 8] = [
@@ -73,109 +133,134 @@ const JUMPS: [(i32, i32); 8] = [
     (-2, -1),
 ];
 
-/// The square at (file, rank), if on the board.
-#[inline(always)]
-fn at(file: i32, rank: i32) -> Option<usize> {
-    if (0..FILES as i32).contains(&file) && (0..RANKS as i32).contains(&rank) {
-        Some(file as usize + FILES * rank as usize)
-    } else {
-        None
+const fn build() -> Tables {
+    let mut t = Tables {
+        king: [[Steps::EMPTY; SQUARES]; 2],
+        advisor: [[Steps::EMPTY; SQUARES]; 2],
+        elephant: [[Steps::EMPTY; SQUARES]; 2],
+        horse: [Steps::EMPTY; SQUARES],
+        pawn: [[Steps::EMPTY; SQUARES]; 2],
+        rays: [[Steps::EMPTY; 4]; SQUARES],
+    };
+    let mut s = 0;
+    while s < SQUARES {
+        let (file, rank) = ((s % FILES) as i32, (s / FILES) as i32);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = ORTHOGONAL[d];
+            let (ef, er) = DIAGONAL[d];
+            let mut c = 0;
+            while c < 2 {
+                let step = at(file + df, rank + dr);
+                if step < SQUARES && in_palace(step, c) {
+                    t.king[c][s] = t.king[c][s].push(step, SQUARES);
+                }
+                let diag = at(file + ef, rank + er);
+                if diag < SQUARES && in_palace(diag, c) {
+                    t.advisor[c][s] = t.advisor[c][s].push(diag, SQUARES);
+                }
+                let far = at(file + 2 * ef, rank + 2 * er);
+                let own_side = if c == 0 {
+                    far / FILES <= 4
+                } else {
+                    far / FILES >= 5
+                };
+                if far < SQUARES && own_side {
+                    t.elephant[c][s] = t.elephant[c][s].push(far, diag);
+                }
+                c += 1;
+            }
+            let (mut f, mut r) = (file + df, rank + dr);
+            while at(f, r) < SQUARES {
+                t.rays[s][d] = t.rays[s][d].push(at(f, r), 0);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        let mut j = 0;
+        while j < 8 {
+            let (df, dr) = JUMPS[j];
+            let to = at(file + df, rank + dr);
+            // The leg: one step along the jump's long direction.
+            let leg = if dr == 2 || dr == -2 {
+                at(file, rank + dr / 2)
+            } else {
+                at(file + df / 2, rank)
+            };
+            if to < SQUARES {
+                t.horse[s] = t.horse[s].push(to, leg);
+            }
+            j += 1;
+        }
+        // Pawns: ahead, and beside once across the river.
+        let mut c = 0;
+        while c < 2 {
+            let (ahead, crossed) = if c == 0 {
+                (1, rank >= 5)
+            } else {
+                (-1, rank <= 4)
+            };
+            let fwd = at(file, rank + ahead);
+            if fwd < SQUARES {
+                t.pawn[c][s] = t.pawn[c][s].push(fwd, SQUARES);
+            }
+            if crossed {
+                let (l, r) = (at(file - 1, rank), at(file + 1, rank));
+                if l < SQUARES {
+                    t.pawn[c][s] = t.pawn[c][s].push(l, SQUARES);
+                }
+                if r < SQUARES {
+                    t.pawn[c][s] = t.pawn[c][s].push(r, SQUARES);
+                }
+            }
+            c += 1;
+        }
+        s += 1;
     }
+    t
 }
 
-/// Is `s` in the palace of the side `red` says?
-#[inline(always)]
-fn in_palace(s: usize, red: bool) -> bool {
-    let (file, rank) = (s % FILES, s / FILES);
-    (3..=5).contains(&file) && if red { rank <= 2 } else { rank >= 7 }
-}
+static TABLES: Tables = build();
 
 /// Calls `f(from, to)` for every attack of the piece on `from` on the
 /// piece on `to`, attackers in square order.
 #[inline]
 pub fn for_each_attack(squares: &Squares, mut f: impl FnMut(usize, usize)) {
+    let t = &TABLES;
     let occupied = |s: usize| squares[s] != 0;
-    for from in 0..SQUARES {
-        let code = squares[from];
+    for (from, &code) in squares.iter().enumerate() {
         if code == 0 {
             continue;
         }
         let piece = code as usize - 1;
-        let red = piece < 7;
-        let (file, rank) = ((from % FILES) as i32, (from / FILES) as i32);
-        match piece % 7 {
-            KING | ADVISOR => {
-                let steps = if piece % 7 == KING {
-                    &ORTHOGONAL
-                } else {
-                    &DIAGONAL
-                };
-                for &(df, dr) in steps {
-                    if let Some(t) = at(file + df, rank + dr) {
-                        if in_palace(t, red) && occupied(t) {
-                            f(from, t);
-                        }
-                    }
-                }
-            }
-            ELEPHANT => {
-                for &(df, dr) in &DIAGONAL {
-                    let (Some(eye), Some(t)) =
-                        (at(file + df, rank + dr), at(file + 2 * df, rank + 2 * dr))
-                    else {
-                        continue;
-                    };
-                    let own_side = if red { t / FILES <= 4 } else { t / FILES >= 5 };
-                    if own_side && !occupied(eye) && occupied(t) {
-                        f(from, t);
-                    }
-                }
-            }
-            HORSE => {
-                for &(df, dr) in &JUMPS {
-                    let Some(t) = at(file + df, rank + dr) else {
-                        continue;
-                    };
-                    // The leg: one step along the jump's long direction.
-                    let leg = if dr.abs() == 2 {
-                        at(file, rank + dr / 2)
-                    } else {
-                        at(file + df / 2, rank)
-                    };
-                    if leg.is_some_and(|l| !occupied(l)) && occupied(t) {
-                        f(from, t);
-                    }
-                }
-            }
+        let c = piece / 7;
+        let steps = match piece % 7 {
+            KING => &t.king[c][from],
+            ADVISOR => &t.advisor[c][from],
+            ELEPHANT => &t.elephant[c][from],
+            HORSE => &t.horse[from],
             ROOK | CANNON => {
                 let screens = (piece % 7 == CANNON) as u32;
-                for &(df, dr) in &ORTHOGONAL {
+                for ray in &t.rays[from] {
                     let mut passed = 0;
-                    let (mut fl, mut rk) = (file + df, rank + dr);
-                    while let Some(t) = at(fl, rk) {
-                        if occupied(t) {
+                    for (to, _) in ray.pairs() {
+                        if occupied(to) {
                             if passed == screens {
-                                f(from, t);
+                                f(from, to);
                                 break;
                             }
                             passed += 1;
                         }
-                        fl += df;
-                        rk += dr;
                     }
                 }
+                continue;
             }
-            _ => {
-                // Pawn: ahead, and beside once across the river.
-                let (ahead, crossed) = if red { (1, rank >= 5) } else { (-1, rank <= 4) };
-                let sideways: &[(i32, i32)] = if crossed { &[(1, 0), (-1, 0)] } else { &[] };
-                for &(df, dr) in std::iter::once(&(0, ahead)).chain(sideways) {
-                    if let Some(t) = at(file + df, rank + dr) {
-                        if occupied(t) {
-                            f(from, t);
-                        }
-                    }
-                }
+            _ => &t.pawn[c][from],
+        };
+        for (to, via) in steps.pairs() {
+            if occupied(to) && (via == SQUARES || !occupied(via)) {
+                f(from, to);
             }
         }
     }
@@ -373,6 +458,52 @@ mod tests {
             seen[i] = true;
             assert_eq!(threat_index(Color::Black, i as u16), e as usize);
         }
+    }
+
+    /// On positions of random games, the attacks on enemy pieces of the
+    /// side to move are exactly the rules library's pseudo-legal captures,
+    /// and a friend is attacked wherever an enemy piece there would be.
+    #[test]
+    fn attacks_on_enemies_are_the_pseudo_legal_captures() {
+        let mut seed = 0x7417u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let mut positions = 0;
+        for _ in 0..30 {
+            let mut board = Board::startpos();
+            for _ in 0..120 {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let stm = board.side_to_move();
+                let squares = squares_of(&board);
+                let mut ours = Vec::new();
+                for_each_attack(&squares, |f, t| {
+                    let (a, v) = (squares[f] as usize - 1, squares[t] as usize - 1);
+                    if a / 7 == stm.index() && v / 7 != stm.index() {
+                        ours.push((f, t));
+                    }
+                });
+                let mut list = xiangqi::MoveList::new();
+                board.gen_captures(&mut list);
+                let mut theirs: Vec<(usize, usize)> = list
+                    .iter()
+                    .map(|m| (m.from().index(), m.to().index()))
+                    .collect();
+                ours.sort_unstable();
+                theirs.sort_unstable();
+                assert_eq!(ours, theirs, "{}", board.to_fen());
+                positions += 1;
+                let mv = moves.as_slice()[next(moves.len())];
+                board.make_move(mv);
+            }
+        }
+        assert!(positions > 1000);
     }
 
     #[test]
