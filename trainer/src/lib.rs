@@ -117,9 +117,10 @@ pub struct Args {
     /// No progress lines on standard error.
     #[arg(long)]
     pub quiet: bool,
-    /// Input features: `psq` (1260 piece-square inputs, net 2's) or
+    /// Input features: `psq` (1260 piece-square inputs, net 2's),
     /// `kingbucket6` (the same per bucket of the own king's palace square,
-    /// 7560 inputs).
+    /// 7560 inputs), or either with threat inputs (`psq+threats`, 18900;
+    /// `kingbucket6+threats`, 25200: "piece X attacks piece Y on square s").
     #[arg(long, default_value = "psq", value_parser = parse_features)]
     pub features: FeatureSet,
     /// Accumulator units per perspective (L1): a multiple of 64, 64..=2048.

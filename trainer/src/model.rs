@@ -7,7 +7,9 @@
 //! a_us   = b1 + Σ_{f ∈ features(side to move)} W1[f]       (L1 values)
 //! a_them = b1 + Σ_{f ∈ features(other side)}   W1[f]
 //!          (features through the engine's `FeatureSet::index`, king
-//!          buckets and their mirror included)
+//!          buckets and their mirror included, and `threat_index` for the
+//!          attacks of a threat set, rebuilt from the record's squares;
+//!          an input active twice counts twice)
 //! h      = [screlu(a_us), screlu(a_them)],  screlu(x) = clamp(x, 0, 1)²
 //! out    = W2[bucket] · h + b2[bucket]
 //! eval   = SCALE · out   (centipawn-like, side to move's view)
@@ -16,12 +18,13 @@
 //! Quantisation: `W1, b1 → round(· QA)`, `W2 → round(· QB)`,
 //! `b2 → round(· QA · QB)`; the engine's integer formula then computes the
 //! same `eval` up to rounding. The weights are kept inside the ranges that
-//! quantise within the engine's limits ([`L1_LIMIT`], [`OUT_LIMIT`],
-//! [`OUT_BIAS_LIMIT`]).
+//! quantise within the engine's limits ([`L1_LIMIT`], [`THREAT_LIMIT`] for
+//! threat rows, [`OUT_LIMIT`], [`OUT_BIAS_LIMIT`]).
 
 use crate::data::Chunk;
 use crate::rng::Rng;
 use jiangjun_engine::nnue::features::MAX_ACTIVE;
+use jiangjun_engine::nnue::threats::{MAX_THREAT_WEIGHT, MAX_THREATS, ThreatList};
 use jiangjun_engine::nnue::{
     Arch, FeatureSet, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, Network, QA, QB, SCALE, output_bucket,
 };
@@ -29,19 +32,27 @@ use xiangqi::{Board, Color, FILES, Piece, PieceKind, SQUARES, Square};
 
 /// Largest first-layer weight or bias: quantises to at most `MAX_L1_WEIGHT`.
 pub const L1_LIMIT: f32 = MAX_L1_WEIGHT as f32 / QA as f32;
+/// Largest threat weight: quantises to at most `MAX_THREAT_WEIGHT`.
+pub const THREAT_LIMIT: f32 = MAX_THREAT_WEIGHT as f32 / QA as f32;
 /// Largest output weight: quantises to at most `MAX_OUT_WEIGHT`.
 pub const OUT_LIMIT: f32 = MAX_OUT_WEIGHT as f32 / QB as f32;
 /// Largest output bias: quantises into an `i16`.
 pub const OUT_BIAS_LIMIT: f32 = i16::MAX as f32 / (QA * QB) as f32;
 
+/// Most active inputs per perspective: a piece-square input per piece,
+/// then a threat input per attack.
+pub const MAX_INPUTS: usize = MAX_ACTIVE + MAX_THREATS;
+
 /// The active inputs of one position from both perspectives.
 #[derive(Clone, Debug)]
 pub struct Inputs {
     /// Features from the side to move's perspective, then the other's.
-    pub us: [u16; MAX_ACTIVE],
-    pub them: [u16; MAX_ACTIVE],
-    /// Number of pieces (active features per perspective).
+    pub us: [u16; MAX_INPUTS],
+    pub them: [u16; MAX_INPUTS],
+    /// Active features per perspective (the same for both).
     pub len: usize,
+    /// Number of pieces (for the output bucket).
+    pub pieces: usize,
     pub side_to_move: Color,
 }
 
@@ -50,15 +61,28 @@ impl Inputs {
     fn of_pieces(set: FeatureSet, side_to_move: Color, pieces: &[(Piece, Square)]) -> Inputs {
         let views = set.views_of(pieces);
         let (us, them) = (side_to_move, side_to_move.flip());
+        let n = pieces.len().min(MAX_ACTIVE);
         let mut inp = Inputs {
-            us: [0; MAX_ACTIVE],
-            them: [0; MAX_ACTIVE],
-            len: pieces.len().min(MAX_ACTIVE),
+            us: [0; MAX_INPUTS],
+            them: [0; MAX_INPUTS],
+            len: n,
+            pieces: n,
             side_to_move,
         };
         for (i, &(piece, sq)) in pieces.iter().take(MAX_ACTIVE).enumerate() {
             inp.us[i] = set.index(us, views[us.index()], piece, sq) as u16;
             inp.them[i] = set.index(them, views[them.index()], piece, sq) as u16;
+        }
+        if set.has_threats() {
+            let mut squares = [0u8; SQUARES];
+            for &(piece, sq) in &pieces[..n] {
+                squares[sq.index()] = piece.index() as u8 + 1;
+            }
+            for &e in ThreatList::of(&squares).as_slice() {
+                inp.us[inp.len] = set.threat_index(us, e) as u16;
+                inp.them[inp.len] = set.threat_index(them, e) as u16;
+                inp.len += 1;
+            }
         }
         inp
     }
@@ -108,7 +132,7 @@ impl Inputs {
     /// The output bucket among `buckets`.
     #[inline]
     pub fn bucket(&self, buckets: usize) -> usize {
-        output_bucket(self.len, buckets)
+        output_bucket(self.pieces, buckets)
     }
 }
 
@@ -233,8 +257,13 @@ impl FloatNet {
     /// Keep every weight inside the range that quantises within the
     /// engine's limits.
     pub fn clip(&mut self) {
-        for w in self.l1_w.iter_mut().chain(self.l1_b.iter_mut()) {
+        let n = self.piece_weights();
+        let (piece_rows, threat_rows) = self.l1_w.split_at_mut(n);
+        for w in piece_rows.iter_mut().chain(self.l1_b.iter_mut()) {
             *w = w.clamp(-L1_LIMIT, L1_LIMIT);
+        }
+        for w in threat_rows {
+            *w = w.clamp(-THREAT_LIMIT, THREAT_LIMIT);
         }
         for w in &mut self.out_w {
             *w = w.clamp(-OUT_LIMIT, OUT_LIMIT);
@@ -251,9 +280,12 @@ impl FloatNet {
                 .map(|&w| (w * scale).round().clamp(-(limit as f32), limit as f32) as i16)
                 .collect()
         };
+        let (piece_rows, threat_rows) = self.l1_w.split_at(self.piece_weights());
+        let mut l1_w = q(piece_rows, QA as f32, MAX_L1_WEIGHT);
+        l1_w.extend(q(threat_rows, QA as f32, MAX_THREAT_WEIGHT));
         Network::new(
             self.arch,
-            &q(&self.l1_w, QA as f32, MAX_L1_WEIGHT),
+            &l1_w,
             &q(&self.l1_b, QA as f32, MAX_L1_WEIGHT),
             &q(&self.out_w, QB as f32, MAX_OUT_WEIGHT),
             &q(&self.out_b, (QA * QB) as f32, i16::MAX),
@@ -282,6 +314,12 @@ impl FloatNet {
             f.out_b[bucket] = net.output_bias(bucket) as f32 / (QA * QB) as f32;
         }
         f
+    }
+
+    /// First-layer weights of the piece-square inputs (the threat
+    /// inputs' follow).
+    fn piece_weights(&self) -> usize {
+        self.arch.features.piece_inputs() * self.l1()
     }
 
     /// Number of parameters.
@@ -317,12 +355,17 @@ mod tests {
 
     #[test]
     fn inputs_of_a_record_and_of_its_board_agree() {
+        for set in FeatureSet::ALL {
+            record_and_board_agree_in(set);
+        }
+    }
+
+    fn record_and_board_agree_in(set: FeatureSet) {
         let board = Board::from_fen(
             "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 1",
         )
         .unwrap();
         let rec = crate::data::Record::from_board(&board, crate::data::GameResult::Draw, 0);
-        let set = FeatureSet::PieceSquare;
         let (a, b) = (
             Inputs::from_chunk(set, &rec.pack()),
             Inputs::from_board(set, &board),
@@ -337,6 +380,8 @@ mod tests {
             jiangjun_engine::nnue::features::active_features(set, &board, Color::Black);
         expected.sort_unstable();
         assert_eq!(us, expected);
+        assert_eq!(a.pieces, 28);
+        assert_eq!(a.len > a.pieces, set.has_threats());
     }
 
     /// A record's mirrored inputs are those of the mirrored board.
@@ -379,6 +424,7 @@ mod tests {
         for arch in [
             Arch::NET2,
             Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(),
+            Arch::new(FeatureSet::KingBucket6Threats, 128, 4).unwrap(),
         ] {
             exact_weights_in(arch, &mut rng);
         }

@@ -560,6 +560,7 @@ mod tests {
         for arch in [
             Arch::NET2,
             Arch::new(jiangjun_engine::nnue::FeatureSet::KingBucket6, 128, 4).unwrap(),
+            Arch::new(jiangjun_engine::nnue::FeatureSet::PieceSquareThreats, 64, 2).unwrap(),
         ] {
             gradients_match_in(arch);
         }

@@ -14,6 +14,16 @@
 //! alone is recomputed from the pieces after the move, the other half is
 //! updated as usual.
 //!
+//! With threat inputs (see `threats`), a move also changes the attacks of
+//! pieces other than the mover (a cannon's screen, a horse's leg, a rook's
+//! line): the accumulator keeps the position's squares and its sorted
+//! attack list, and a move recomputes the list from the squares after it
+//! and applies the difference (usually a few entries). That part is kept
+//! apart, without bias, so that each part keeps its own `i16` bound, and
+//! the two are summed (saturating, which is exact inside SCReLU's clamp)
+//! into what evaluation reads; piece-square updates and king-bucket
+//! refreshes never touch it.
+//!
 //! The arithmetic wraps (`wrapping_add`/`wrapping_sub`): the final values are
 //! exact because every network keeps bias + 32 pieces within `i16` (see
 //! `MAX_L1_WEIGHT`), whatever the order of the updates. The loops are
@@ -24,7 +34,8 @@
 use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
 use super::finny::{RefreshCache, Squares};
 use super::network::Network;
-use super::rows::{add_row, by_width, width};
+use super::rows::{add_row, by_width, sub_row, width};
+use super::threats::{self, ThreatList};
 use super::{evaluate, simd};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
@@ -58,15 +69,73 @@ fn add_sub_sub<const N: usize>(
     }
 }
 
+/// `dst += rows of the entries only in new − rows of those only in old`,
+/// for both perspectives (Red's `L1` values, then Black's).
+#[inline(always)]
+fn apply_threats_n<const N: usize>(dst: &mut [i16], net: &Network, old: &[u16], new: &[u16]) {
+    let (set, l1) = (net.features(), net.l1());
+    let (red, black) = dst.split_at_mut(l1);
+    threats::diff(old, new, |entry, added| {
+        for (p, half) in [(Color::Red, &mut *red), (Color::Black, &mut *black)] {
+            let row = net.l1_row(set.threat_index(p, entry));
+            if added {
+                add_row::<N>(half, row);
+            } else {
+                sub_row::<N>(half, row);
+            }
+        }
+    });
+}
+
+/// The threat inputs' part of an accumulator (threat feature sets only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ThreatPart {
+    /// Σ rows of the active threat inputs: Red's `L1`, then Black's (no bias).
+    values: Vec<i16>,
+    /// The piece-square values plus `values`, saturating: what evaluation reads.
+    sum: Vec<i16>,
+    /// The position's squares and its attacks.
+    squares: Squares,
+    list: ThreatList,
+}
+
+impl ThreatPart {
+    fn empty() -> Box<ThreatPart> {
+        Box::new(ThreatPart {
+            values: Vec::new(),
+            sum: Vec::new(),
+            squares: [0; xiangqi::SQUARES],
+            list: ThreatList::default(),
+        })
+    }
+
+    /// `sum = psq + values`.
+    #[inline(always)]
+    fn sum_n<const N: usize>(&mut self, psq: &[i16]) {
+        self.sum.resize(psq.len(), 0);
+        for half in 0..2 {
+            let n = width::<N>(psq.len() / 2);
+            let r = half * n..(half + 1) * n;
+            let (dst, a, b) = (&mut self.sum[r.clone()], &psq[r.clone()], &self.values[r]);
+            for i in 0..n {
+                dst[i] = a[i].saturating_add(b[i]);
+            }
+        }
+    }
+}
+
 /// The first-layer output of one position from both perspectives, the
 /// views they were computed in, and the number of pieces (for the output
 /// bucket).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
-    /// Red's `L1` values, then Black's (by `Color::index()`).
+    /// Red's `L1` values, then Black's (by `Color::index()`): the
+    /// piece-square inputs' part.
     values: Vec<i16>,
     views: [View; 2],
     pieces: u32,
+    /// The threat inputs' part, for a feature set that has them.
+    threats: Option<Box<ThreatPart>>,
 }
 
 impl Accumulator {
@@ -76,6 +145,7 @@ impl Accumulator {
             values: [net.l1_bias(), net.l1_bias()].concat(),
             views: [View::default(); 2],
             pieces: 0,
+            threats: None,
         }
     }
 
@@ -111,6 +181,78 @@ impl Accumulator {
             self.refresh_half(net, p, views[p.index()], pieces);
         }
         self.pieces = pieces.len() as u32;
+        if net.features().has_threats() {
+            let mut squares: Squares = [0; xiangqi::SQUARES];
+            for &(p, sq) in pieces {
+                squares[sq.index()] = p.index() as u8 + 1;
+            }
+            self.refresh_threats(net, &squares);
+        } else {
+            self.threats = None;
+        }
+    }
+
+    /// Recompute the threat part for the position `squares`.
+    fn refresh_threats(&mut self, net: &Network, squares: &Squares) {
+        let part = &mut **self.threats.get_or_insert_with(ThreatPart::empty);
+        part.squares = *squares;
+        part.list = ThreatList::of(squares);
+        part.values.clear();
+        part.values.resize(2 * net.l1(), 0);
+        let (values, list) = (&mut part.values, part.list.as_slice());
+        simd::dispatch(
+            #[inline(always)]
+            || by_width!(net.l1(), apply_threats_n, values, net, &[], list),
+        );
+        let psq = &self.values;
+        simd::dispatch(
+            #[inline(always)]
+            || by_width!(net.l1(), ThreatPart::sum_n, part, psq),
+        );
+    }
+
+    /// Become `parent`'s threat part after `mv` (whose piece-square part is
+    /// already done): the squares after the move, their attacks, and the
+    /// rows of the attacks that came and went. Nothing without threats.
+    #[inline(always)]
+    fn update_threats(&mut self, parent: &Accumulator, net: &Network, mv: Move) {
+        let Some(old) = parent.threats.as_deref() else {
+            if self.threats.is_some() {
+                self.threats = None;
+            }
+            return;
+        };
+        self.update_threats_from(old, net, mv);
+    }
+
+    #[inline(never)]
+    fn update_threats_from(&mut self, old: &ThreatPart, net: &Network, mv: Move) {
+        let part = &mut **self.threats.get_or_insert_with(ThreatPart::empty);
+        part.squares = old.squares;
+        part.squares[mv.to().index()] = part.squares[mv.from().index()];
+        part.squares[mv.from().index()] = 0;
+        part.list = ThreatList::of(&part.squares);
+        part.values.clear();
+        part.values.extend_from_slice(&old.values);
+        let (values, list) = (&mut part.values, part.list.as_slice());
+        let psq = &self.values;
+        simd::dispatch(
+            #[inline(always)]
+            || {
+                by_width!(
+                    net.l1(),
+                    apply_threats_n,
+                    values,
+                    net,
+                    old.list.as_slice(),
+                    list
+                );
+            },
+        );
+        simd::dispatch(
+            #[inline(always)]
+            || by_width!(net.l1(), ThreatPart::sum_n, part, psq),
+        );
     }
 
     /// Recompute `perspective`'s half in `view` for `pieces`.
@@ -204,11 +346,16 @@ impl Accumulator {
         }
     }
 
-    /// The values of `perspective`'s half.
+    /// The values of `perspective`'s half (with threat inputs, both parts
+    /// summed).
     #[inline(always)]
     pub fn values(&self, perspective: Color) -> &[i16] {
         let l1 = self.values.len() / 2;
-        &self.values[perspective.index() * l1..(perspective.index() + 1) * l1]
+        let all = match &self.threats {
+            Some(t) => &t.sum,
+            None => &self.values,
+        };
+        &all[perspective.index() * l1..(perspective.index() + 1) * l1]
     }
 
     /// The view `perspective`'s half was computed in.
@@ -280,6 +427,7 @@ impl Accumulator {
             }
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
+        self.update_threats(parent, net, mv);
     }
 
     /// Become `parent` after `piece` moved by `mv` (capturing `captured`),
@@ -299,6 +447,7 @@ impl Accumulator {
             self.update_half(parent, net, p, (piece, mv), captured);
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
+        self.update_threats(parent, net, mv);
     }
 
     /// `perspective`'s half: `parent`'s, `piece` moved by `mv` (capturing
@@ -521,6 +670,7 @@ impl AccumulatorStack {
                     // In place: the slot keeps its allocation.
                     child.values.resize(parent.values.len(), 0);
                     child.values.copy_from_slice(&parent.values);
+                    child.threats.clone_from(&parent.threats);
                 }
             }
             self.pending[i] = Pending::Done;

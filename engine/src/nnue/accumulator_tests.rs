@@ -23,6 +23,11 @@ fn networks() -> Vec<Network> {
         Network::random_arch(Arch::new(FeatureSet::PieceSquare, 128, 16).unwrap(), 4),
         // The 1024-wide kernels (net 4 candidates) have a path of their own.
         Network::random_arch(Arch::new(FeatureSet::PieceSquare, 1024, 8).unwrap(), 5),
+        Network::random_arch(
+            Arch::new(FeatureSet::PieceSquareThreats, 256, 8).unwrap(),
+            6,
+        ),
+        Network::random_arch(Arch::new(FeatureSet::KingBucket6Threats, 64, 3).unwrap(), 7),
     ]
 }
 
@@ -118,7 +123,7 @@ fn incremental_updates_equal_a_refresh() {
             long_catch_ups > 50,
             "{long_catch_ups} catch-ups of several plies"
         );
-        if net.features() == FeatureSet::KingBucket6 {
+        if net.features().king_buckets() > 1 {
             assert!(view_changes > 100, "{view_changes} view changes");
         } else {
             assert_eq!(view_changes, 0);
@@ -166,4 +171,152 @@ fn refresh_resets_the_stack() {
     // The empty board holds the biases.
     assert_eq!(Accumulator::new(&net).values(Color::Black), net.l1_bias());
     assert_eq!(stack.current(&net).piece_count(), 32);
+}
+
+/// What a move did to the attacks of the pieces around it.
+#[derive(Debug, Default)]
+struct ThreatEvents {
+    captured_attacker: usize,
+    captured_attacked: usize,
+    /// A cannon that did not move gained or lost an attack.
+    cannon_screens: usize,
+    /// A horse that did not move gained or lost an attack as a piece left
+    /// or entered one of its legs.
+    horse_legs: usize,
+    /// A rook that did not move gained or lost an attack (its line opened
+    /// or closed).
+    rook_lines: usize,
+    king_moves: usize,
+}
+
+impl ThreatEvents {
+    fn note(&mut self, before: &Board, mv: Move) {
+        use crate::nnue::features::squares_of;
+        use crate::nnue::threats::for_each_attack;
+        let pairs = |b: &Board| {
+            let mut v = Vec::new();
+            for_each_attack(&squares_of(b), |f, t| v.push((f, t)));
+            v
+        };
+        let mut after = before.clone();
+        after.make_move(mv);
+        let (old, new) = (pairs(before), pairs(&after));
+        let (from, to) = (mv.from().index(), mv.to().index());
+        if before.piece_at(mv.to()).is_some() {
+            self.captured_attacker += old.iter().any(|&(f, _)| f == to) as usize;
+            self.captured_attacked += old.iter().any(|&(_, t)| t == to) as usize;
+        }
+        let kind = |s: usize| {
+            before
+                .piece_at(Square::from_index_unchecked(s))
+                .map(|p| p.kind())
+        };
+        for s in 0..xiangqi::SQUARES {
+            if s == from || s == to {
+                continue;
+            }
+            let changed = old
+                .iter()
+                .filter(|p| p.0 == s)
+                .ne(new.iter().filter(|p| p.0 == s));
+            match kind(s) {
+                Some(PieceKind::Cannon) if changed => self.cannon_screens += 1,
+                Some(PieceKind::Horse) if changed => {
+                    // The legs are the horse's orthogonal neighbours.
+                    let leg = |x: usize| (x % 9).abs_diff(s % 9) + (x / 9).abs_diff(s / 9) == 1;
+                    self.horse_legs += (leg(from) || leg(to)) as usize;
+                }
+                Some(PieceKind::Rook) if changed => self.rook_lines += 1,
+                _ => {}
+            }
+        }
+        let king = before.piece_at(mv.from()).map(|p| p.kind()) == Some(PieceKind::King);
+        self.king_moves += king as usize;
+    }
+}
+
+/// Threat inputs: over random games that take what they can half the
+/// time, the stack's accumulator (lazy, several plies at a time) and
+/// `update_from` equal a refresh after every move, through captures of
+/// attacking and attacked pieces, cannon screens and horse legs and rook
+/// lines opening and closing, and king moves (across buckets for
+/// `kingbucket6+threats`); and the evaluation equals the refreshed one.
+#[test]
+fn threat_inputs_update_incrementally() {
+    for arch in [
+        Arch::new(FeatureSet::PieceSquareThreats, 128, 4).unwrap(),
+        Arch::new(FeatureSet::KingBucket6Threats, 64, 8).unwrap(),
+    ] {
+        let net = Network::random_arch(arch, 11);
+        let mut next = rng(0x7417);
+        let mut events = ThreatEvents::default();
+        let mut most = 0;
+        for game in 0..40 {
+            // Mostly full boards, some endings.
+            let fen = match game % 4 {
+                0 | 1 => xiangqi::START_FEN,
+                2 => "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+                _ => STARTS[game / 4 % STARTS.len()],
+            };
+            let mut board = Board::from_fen(fen).unwrap();
+            let mut stack = AccumulatorStack::new(&net, &board);
+            let mut plain = Accumulator::from_board(&net, &board);
+            for ply in 0..150 {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let captures: Vec<Move> = moves
+                    .iter()
+                    .filter(|m| board.piece_at(m.to()).is_some())
+                    .collect();
+                let mv = if !captures.is_empty() && next(2) == 0 {
+                    captures[next(captures.len())]
+                } else {
+                    moves.as_slice()[next(moves.len())]
+                };
+                events.note(&board, mv);
+                let parent = plain.clone();
+                plain.update_from(&parent, &net, &board, mv);
+                stack.push_move(&net, &board, mv);
+                board.make_move(mv);
+                let fresh = Accumulator::from_board(&net, &board);
+                assert_eq!(plain, fresh, "{arch} game {game}: {}", board.to_fen());
+                most = most.max(
+                    crate::nnue::features::active_features(net.features(), &board, Color::Red)
+                        .len()
+                        - board_pieces(&board),
+                );
+                if ply % 3 == 0 || next(2) == 0 {
+                    assert_eq!(stack.current(&net), &fresh, "{arch} game {game}");
+                    assert_eq!(
+                        stack.evaluate(&net, board.side_to_move()),
+                        evaluate(&net, &fresh, board.side_to_move())
+                    );
+                }
+            }
+            // And back to the start, every position equal to a refresh.
+            while !board.history().is_empty() {
+                board.unmake_move();
+                stack.pop();
+                if next(3) == 0 {
+                    assert_eq!(stack.current(&net), &Accumulator::from_board(&net, &board));
+                }
+            }
+        }
+        eprintln!("{arch}: {events:?}, at most {most} threats");
+        assert!(events.captured_attacker > 100, "{events:?}");
+        assert!(events.captured_attacked > 100, "{events:?}");
+        assert!(events.cannon_screens > 100, "{events:?}");
+        assert!(events.horse_legs > 50, "{events:?}");
+        assert!(events.rook_lines > 100, "{events:?}");
+        assert!(events.king_moves > 50, "{events:?}");
+        assert!(most <= crate::nnue::threats::MAX_THREATS);
+    }
+}
+
+fn board_pieces(board: &Board) -> usize {
+    let mut n = 0;
+    crate::nnue::features::for_each_piece(board, |_, _| n += 1);
+    n
 }

@@ -89,7 +89,7 @@ impl Arch {
     /// The longest file of any supported architecture.
     pub const fn max_file_len() -> usize {
         Arch {
-            features: FeatureSet::KingBucket6,
+            features: FeatureSet::KingBucket6Threats,
             l1: MAX_L1,
             output_buckets: MAX_OUTPUT_BUCKETS,
         }
@@ -122,7 +122,8 @@ pub enum NnueError {
     #[error("network file version {found} is not supported (this engine reads version {VERSION})")]
     UnsupportedVersion { found: u16 },
     #[error(
-        "network feature set {found} is unknown (this engine reads 0 = psq and 1 = kingbucket6)"
+        "network feature set {found} is unknown (this engine reads 0 = psq, 1 = kingbucket6, \
+         2 = psq+threats and 3 = kingbucket6+threats)"
     )]
     UnknownFeatureSet { found: u16 },
     #[error("network {what} {found} is not supported (it must be {allowed})")]
@@ -195,6 +196,18 @@ mod tests {
             let e = Arch::new(FeatureSet::PieceSquare, l1, buckets).unwrap_err();
             assert!(e.to_string().contains("not supported"), "{e}");
         }
-        assert!(Arch::max_file_len() < 64 << 20);
+        // The largest: 25,200 inputs x 2048, about 103 MB.
+        assert_eq!(
+            Arch::max_file_len(),
+            Arch::new(FeatureSet::KingBucket6Threats, MAX_L1, MAX_OUTPUT_BUCKETS)
+                .unwrap()
+                .file_len()
+        );
+        assert!(Arch::max_file_len() < 128 << 20);
+        let t = Arch::new(FeatureSet::PieceSquareThreats, 512, 8).unwrap();
+        assert_eq!(
+            t.to_string(),
+            "psq+threats (18900 inputs) x 512 -> 8 output buckets"
+        );
     }
 }

@@ -37,9 +37,18 @@
 //! that side's own king moves, and then (buckets are a king step apart) the
 //! perspective's accumulator is recomputed rather than updated.
 //!
+//! # Threat inputs (`psq+threats`, set 2; `kingbucket6+threats`, set 3)
+//!
+//! The inputs of `psq` or `kingbucket6`, then 17,640 inputs for "piece X
+//! attacks piece Y on square s" (see `threats`), the same in every view:
+//! 18,900 and 25,200 inputs.
+//!
 //! Everything, the engine's accumulator and the trainer alike, goes through
-//! [`FeatureSet::index`], so the two always agree on the indexing.
+//! [`FeatureSet::index`] and [`FeatureSet::threat_index`], so the two always
+//! agree on the indexing.
 
+use super::finny::Squares;
+use super::threats::{THREAT_FEATURES, ThreatList, threat_index};
 use xiangqi::{Board, Color, FILES, Piece, PieceKind, RANKS, SQUARES, Square};
 
 /// Piece-square inputs per perspective: own/their × 7 kinds × 90 squares.
@@ -60,6 +69,10 @@ pub enum FeatureSet {
     PieceSquare,
     /// 6 king buckets × 1260 piece-square inputs, mirrored for an f-file king.
     KingBucket6,
+    /// `psq` then the 17,640 threat inputs (`threats`): 18,900.
+    PieceSquareThreats,
+    /// `kingbucket6` then the 17,640 threat inputs: 25,200.
+    KingBucket6Threats,
 }
 
 /// Which block of a king-bucketed feature set a perspective reads, and
@@ -91,13 +104,20 @@ pub const fn mirror_square(sq: usize) -> usize {
 
 impl FeatureSet {
     /// Every feature set, by id.
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::PieceSquare, FeatureSet::KingBucket6];
+    pub const ALL: [FeatureSet; 4] = [
+        FeatureSet::PieceSquare,
+        FeatureSet::KingBucket6,
+        FeatureSet::PieceSquareThreats,
+        FeatureSet::KingBucket6Threats,
+    ];
 
     /// The id in network files' headers.
     pub const fn id(self) -> u16 {
         match self {
             FeatureSet::PieceSquare => 0,
             FeatureSet::KingBucket6 => 1,
+            FeatureSet::PieceSquareThreats => 2,
+            FeatureSet::KingBucket6Threats => 3,
         }
     }
 
@@ -111,6 +131,8 @@ impl FeatureSet {
         match self {
             FeatureSet::PieceSquare => "psq",
             FeatureSet::KingBucket6 => "kingbucket6",
+            FeatureSet::PieceSquareThreats => "psq+threats",
+            FeatureSet::KingBucket6Threats => "kingbucket6+threats",
         }
     }
 
@@ -123,14 +145,40 @@ impl FeatureSet {
 
     /// Inputs per perspective.
     pub const fn inputs(self) -> usize {
+        self.piece_inputs()
+            + if self.has_threats() {
+                THREAT_FEATURES
+            } else {
+                0
+            }
+    }
+
+    /// Piece-square inputs per perspective (all buckets): the first inputs.
+    pub const fn piece_inputs(self) -> usize {
         self.king_buckets() * FEATURES
+    }
+
+    /// Whether the set has the threat inputs (see `threats`), after its
+    /// piece-square inputs.
+    #[inline(always)]
+    pub const fn has_threats(self) -> bool {
+        matches!(
+            self,
+            FeatureSet::PieceSquareThreats | FeatureSet::KingBucket6Threats
+        )
+    }
+
+    /// The input of threat `entry` (see `threats`) for `perspective`.
+    #[inline(always)]
+    pub fn threat_index(self, perspective: Color, entry: u16) -> usize {
+        self.piece_inputs() + threat_index(perspective, entry)
     }
 
     /// Number of king buckets (1: the king's square picks nothing).
     pub const fn king_buckets(self) -> usize {
         match self {
-            FeatureSet::PieceSquare => 1,
-            FeatureSet::KingBucket6 => KING_BUCKETS,
+            FeatureSet::PieceSquare | FeatureSet::PieceSquareThreats => 1,
+            FeatureSet::KingBucket6 | FeatureSet::KingBucket6Threats => KING_BUCKETS,
         }
     }
 
@@ -140,8 +188,8 @@ impl FeatureSet {
     #[inline(always)]
     pub fn view(self, perspective: Color, king: Square) -> View {
         match self {
-            FeatureSet::PieceSquare => View::default(),
-            FeatureSet::KingBucket6 => {
+            FeatureSet::PieceSquare | FeatureSet::PieceSquareThreats => View::default(),
+            FeatureSet::KingBucket6 | FeatureSet::KingBucket6Threats => {
                 let s = king.index();
                 let (file, rank) = (s % FILES, s / FILES);
                 let rank = match perspective {
@@ -231,11 +279,26 @@ pub fn for_each_piece(board: &Board, mut f: impl FnMut(Piece, Square)) {
     }
 }
 
-/// The active inputs of `board` from `perspective` in `set`, in square order.
+/// What each square of `board` holds, as the refresh cache and the threat
+/// inputs read it (`Piece::index() + 1`, 0 empty).
+pub fn squares_of(board: &Board) -> Squares {
+    let mut squares = [0; SQUARES];
+    for_each_piece(board, |p, sq| squares[sq.index()] = p.index() as u8 + 1);
+    squares
+}
+
+/// The active inputs of `board` from `perspective` in `set`: the pieces in
+/// square order, then the threats in entry order (an input active twice
+/// is listed twice).
 pub fn active_features(set: FeatureSet, board: &Board, perspective: Color) -> Vec<usize> {
     let view = set.board_view(board, perspective);
     let mut v = Vec::with_capacity(MAX_ACTIVE);
     for_each_piece(board, |p, sq| v.push(set.index(perspective, view, p, sq)));
+    if set.has_threats() {
+        for &e in ThreatList::of(&squares_of(board)).as_slice() {
+            v.push(set.threat_index(perspective, e));
+        }
+    }
     v
 }
 

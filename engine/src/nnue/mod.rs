@@ -18,6 +18,7 @@
 //! | net 2 ([`Arch::NET2`]) | `psq` (id 0) | 1260 | 256 | 1 |
 //! | net 3 (built in; `jiangjun train --features psq --hidden 512 --output-buckets 8`) | `psq` (id 0) | 1260 | 512 | 8 |
 //! | king-bucketed candidates (`--features kingbucket6`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
+//! | threat inputs (see [`threats`]) | `psq+threats` (id 2), `kingbucket6+threats` (id 3) | 18900, 25200 | any | any |
 //! | any other | either | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! * **Features** ([`features`]): one input per (own/their × 7 kinds) × 90
@@ -94,6 +95,7 @@ pub mod finny;
 pub mod network;
 mod rows;
 pub mod simd;
+pub mod threats;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use arch::{Arch, NnueError};
@@ -302,13 +304,12 @@ mod tests {
         let l1 = net.l1();
         let mut acc = vec![vec![0i64; l1]; 2];
         let mut pieces = 0;
+        features::for_each_piece(board, |_, _| pieces += 1);
         for persp in Color::BOTH {
             for (j, a) in acc[persp.index()].iter_mut().enumerate() {
                 *a = net.l1_bias()[j] as i64;
             }
-            pieces = 0;
             for f in features::active_features(net.features(), board, persp) {
-                pieces += 1;
                 for (j, a) in acc[persp.index()].iter_mut().enumerate() {
                     *a += net.l1_row(f)[j] as i64;
                 }
@@ -327,11 +328,15 @@ mod tests {
         (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64)
     }
 
-    fn test_networks() -> [Network; 3] {
+    fn test_networks() -> [Network; 4] {
         [
             Network::random(7),
             Network::random_arch(Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(), 7),
             Network::random_arch(Arch::new(FeatureSet::KingBucket6, 192, 3).unwrap(), 8),
+            Network::random_arch(
+                Arch::new(FeatureSet::KingBucket6Threats, 256, 8).unwrap(),
+                9,
+            ),
         ]
     }
 

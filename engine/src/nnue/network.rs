@@ -6,8 +6,8 @@
 //! |---------|--------------------------------------------------------|
 //! | 0..8    | magic `JJNNUE\0\0`                                     |
 //! | 8..10   | `u16` format version (1)                               |
-//! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6` (see `features`) |
-//! | 12..16  | `u32` inputs per perspective (1260 or 7560: the feature set's) |
+//! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6`, 2 = `psq+threats`, 3 = `kingbucket6+threats` (see `features`) |
+//! | 12..16  | `u32` inputs per perspective (1260, 7560, 18900 or 25200: the feature set's) |
 //! | 16..20  | `u32` L1, accumulator units per perspective (64..=2048, a multiple of 64) |
 //! | 20..24  | `u32` output buckets (1..=16)                          |
 //! | 24..26  | `u16` QA · 26..28 `u16` QB · 28..30 `u16` SCALE        |
@@ -17,7 +17,8 @@
 //! | 48..    | payload: `i16` values                                  |
 //!
 //! The payload, in order: first-layer weights, feature-major (`inputs × L1`:
-//! the L1 weights of feature 0, then of feature 1, ...); first-layer biases
+//! the L1 weights of feature 0, then of feature 1, ...; a threat set's
+//! threat rows last, each weight within ±`MAX_THREAT_WEIGHT`); first-layer biases
 //! (`L1`); output weights per bucket (`buckets × 2·L1`: the side to move's
 //! half, then the other side's); output biases (`buckets`).
 //!
@@ -28,6 +29,7 @@
 
 use super::arch::{Arch, NnueError};
 use super::features::FeatureSet;
+use super::threats::MAX_THREAT_WEIGHT;
 use super::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use std::path::Path;
 
@@ -109,7 +111,11 @@ impl Network {
         check_len("first-layer biases", l1_bias, l1)?;
         check_len("output weights", out_weights, buckets * 2 * l1)?;
         check_len("output biases", out_bias, buckets)?;
-        check_range("first-layer weights", l1_weights, MAX_L1_WEIGHT)?;
+        // Threat rows (after the piece-square rows) have their own limit:
+        // up to `MAX_THREATS` of them are active at once.
+        let (piece_rows, threat_rows) = l1_weights.split_at(arch.features.piece_inputs() * l1);
+        check_range("first-layer weights", piece_rows, MAX_L1_WEIGHT)?;
+        check_range("threat weights", threat_rows, MAX_THREAT_WEIGHT)?;
         check_range("first-layer biases", l1_bias, MAX_L1_WEIGHT)?;
         check_range("output weights", out_weights, MAX_OUT_WEIGHT)?;
         Ok(Network {

@@ -143,6 +143,8 @@ fn other_architectures_round_trip() {
         Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(),
         Arch::new(FeatureSet::PieceSquare, 64, 16).unwrap(),
         Arch::new(FeatureSet::KingBucket6, 64, 1).unwrap(),
+        Arch::new(FeatureSet::PieceSquareThreats, 128, 8).unwrap(),
+        Arch::new(FeatureSet::KingBucket6Threats, 64, 2).unwrap(),
     ] {
         let net = Network::random_arch(arch, 8);
         let bytes = net.to_bytes();
@@ -206,6 +208,44 @@ fn rejects_weights_beyond_the_limits() {
     b[at..at + 2].copy_from_slice(&(-128i16).to_le_bytes());
     reseal(&mut b);
     assert!(Network::from_bytes(&b).is_ok());
+}
+
+/// Threat rows have their own, smaller limit (244): a threat weight of
+/// 245 is refused where a piece-square weight of 245 is fine.
+#[test]
+fn threat_weights_have_their_own_limit() {
+    let arch = Arch::new(FeatureSet::PieceSquareThreats, 64, 1).unwrap();
+    let bytes = Network::random_arch(arch, 2).to_bytes();
+    let first_threat = HEADER_LEN + 2 * 1260 * 64;
+    let mut b = bytes.clone();
+    b[first_threat..first_threat + 2].copy_from_slice(&245i16.to_le_bytes());
+    reseal(&mut b);
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(
+        e.contains("threat weights[0] = 245 is outside the allowed range ±244"),
+        "{e}"
+    );
+    b[first_threat..first_threat + 2].copy_from_slice(&(-244i16).to_le_bytes());
+    let last_psq = first_threat - 2;
+    b[last_psq..last_psq + 2].copy_from_slice(&245i16.to_le_bytes());
+    reseal(&mut b);
+    assert!(Network::from_bytes(&b).is_ok());
+}
+
+/// A feature set this engine does not know (as a threat net, id 2 or 3,
+/// is to an engine from before them) is refused, naming the ones it reads.
+#[test]
+fn an_unknown_feature_set_is_refused_with_the_known_ones() {
+    let mut b = Network::random_arch(Arch::new(FeatureSet::PieceSquareThreats, 64, 1).unwrap(), 1)
+        .to_bytes();
+    assert_eq!(&b[10..12], &2u16.to_le_bytes());
+    b[10..12].copy_from_slice(&4u16.to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "network feature set 4 is unknown (this engine reads 0 = psq, 1 = kingbucket6, \
+         2 = psq+threats and 3 = kingbucket6+threats)"
+    );
 }
 
 #[test]
