@@ -33,11 +33,12 @@ const MOVE_LIMIT_PLIES: u32 = 120;
 /// the win in `d + 1` its parent has at `ply - 1`, so a probe one ply
 /// down agrees with a probe here.
 pub fn score_of(p: &Probe, ply: usize) -> Score {
-    let total = (Score::from(dtm(p.value)) + ply as Score).min(TB_DTM_CAP - 1);
+    // (A draw has no distance: `dtm` is only asked of a win or a loss.)
+    let total = |v| (Score::from(dtm(v)) + ply as Score).min(TB_DTM_CAP - 1);
     if is_win(p.value) {
-        SCORE_TB_WIN - total
+        SCORE_TB_WIN - total(p.value)
     } else if is_loss(p.value) {
-        -(SCORE_TB_WIN - total)
+        -(SCORE_TB_WIN - total(p.value))
     } else {
         SCORE_DRAW
     }
@@ -181,6 +182,14 @@ mod tests {
             }
         }
         assert!(score_of(&probe_of(1), 0) > score_of(&probe_of(3), 0));
+        // A draw is 0 at any ply.
+        let draw = Probe {
+            wdl: Wdl::Draw,
+            dtm: None,
+            value: jiangjun_tablebase::value::DRAW,
+        };
+        assert_eq!(score_of(&draw, 0), SCORE_DRAW);
+        assert_eq!(score_of(&draw, 40), SCORE_DRAW);
         assert!(score_of(&probe_of(2), 0) > score_of(&probe_of(0), 0));
         const { assert!(crate::position::NNUE_EVAL_LIMIT < SCORE_TB_WIN_MIN) };
     }

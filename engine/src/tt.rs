@@ -328,18 +328,63 @@ mod tests {
         let tt = TranspositionTable::new(1);
         // A table win 20 plies from the root found at ply 6 (14 from the
         // node), read back at ply 2: 16 plies from the root.
-        tt.store(9, 6, Move::NONE, SCORE_TB_WIN - 20, 0, 4, Bound::Exact, false);
+        tt.store(
+            9,
+            6,
+            Move::NONE,
+            SCORE_TB_WIN - 20,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
         assert_eq!(tt.probe(9, 6).unwrap().score, SCORE_TB_WIN - 20);
         assert_eq!(tt.probe(9, 2).unwrap().score, SCORE_TB_WIN - 16);
-        tt.store(10, 3, Move::NONE, -(SCORE_TB_WIN - 11), 0, 4, Bound::Upper, false);
+        tt.store(
+            10,
+            3,
+            Move::NONE,
+            -(SCORE_TB_WIN - 11),
+            0,
+            4,
+            Bound::Upper,
+            false,
+        );
         assert_eq!(tt.probe(10, 5).unwrap().score, -(SCORE_TB_WIN - 13));
         // Read far down, a result stays a result, never an evaluation.
-        tt.store(11, 0, Move::NONE, SCORE_TB_WIN_MIN + 3, 0, 4, Bound::Exact, false);
+        tt.store(
+            11,
+            0,
+            Move::NONE,
+            SCORE_TB_WIN_MIN + 3,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
         assert_eq!(tt.probe(11, 100).unwrap().score, SCORE_TB_WIN_MIN);
-        tt.store(12, 0, Move::NONE, -SCORE_TB_WIN_MIN - 3, 0, 4, Bound::Exact, false);
+        tt.store(
+            12,
+            0,
+            Move::NONE,
+            -SCORE_TB_WIN_MIN - 3,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
         assert_eq!(tt.probe(12, 100).unwrap().score, -SCORE_TB_WIN_MIN);
         // Evaluations are stored as they are.
-        tt.store(13, 9, Move::NONE, SCORE_TB_WIN_MIN - 1, 0, 4, Bound::Exact, false);
+        tt.store(
+            13,
+            9,
+            Move::NONE,
+            SCORE_TB_WIN_MIN - 1,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
         assert_eq!(tt.probe(13, 1).unwrap().score, SCORE_TB_WIN_MIN - 1);
     }
 
