@@ -1,11 +1,14 @@
 //! `bench`: a fixed set of positions searched to a fixed depth on one
 //! thread. The total node count is a signature of the search's behaviour
 //! (any functional change alters it); nodes per second measures speed.
+//! Other positions, and endgame tables, can be given ([`run_bench_on`]) to
+//! measure what probing costs.
 
 use crate::controller::Engine;
 use crate::nnue::{self, Network};
 use crate::now::Instant;
 use crate::search::Limits;
+use crate::tb::Tablebases;
 use std::sync::Arc;
 use xiangqi::board::Board;
 
@@ -42,6 +45,10 @@ pub const POSITIONS: [&str; 20] = [
 pub struct BenchResult {
     pub nodes: u64,
     pub millis: u64,
+    /// Endgame table hits (0 without tables).
+    pub tbhits: u64,
+    /// Each position's nodes, table hits and milliseconds, in order.
+    pub per_position: Vec<(u64, u64, u64)>,
 }
 
 impl BenchResult {
@@ -59,22 +66,42 @@ pub fn run_bench(depth: i32) -> BenchResult {
 
 /// `run_bench` evaluating with `network` (`None`: the hand-made evaluation).
 pub fn run_bench_with_network(depth: i32, network: Option<Arc<Network>>) -> BenchResult {
+    let boards: Vec<Board> = POSITIONS
+        .iter()
+        .map(|fen| Board::from_fen(fen).expect("bench positions are valid"))
+        .collect();
+    run_bench_on(&boards, depth, network, None)
+}
+
+/// Search `boards` as `run_bench` searches its positions, with `network`,
+/// probing `tablebases` if given (to measure what probing costs: the same
+/// positions with and without tables).
+pub fn run_bench_on(
+    boards: &[Board],
+    depth: i32,
+    network: Option<Arc<Network>>,
+    tablebases: Option<Arc<Tablebases>>,
+) -> BenchResult {
     let mut engine = Engine::new(16, 1);
     engine.set_network(network);
-    let mut nodes = 0;
+    engine.set_tablebases(tablebases);
+    let mut per_position = Vec::with_capacity(boards.len());
     let start = Instant::now();
-    for fen in POSITIONS {
-        let board = Board::from_fen(fen).expect("bench positions are valid");
+    for board in boards {
         engine.new_game();
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
             ..Limits::default()
         };
-        nodes += engine.search(&board, limits).nodes;
+        let t = Instant::now();
+        let nodes = engine.search(board, limits).nodes;
+        per_position.push((nodes, engine.tbhits(), t.elapsed().as_millis() as u64));
     }
     BenchResult {
-        nodes,
+        nodes: per_position.iter().map(|p| p.0).sum(),
         millis: start.elapsed().as_millis() as u64,
+        tbhits: per_position.iter().map(|p| p.1).sum(),
+        per_position,
     }
 }

@@ -229,6 +229,13 @@ impl Engine {
         self.tablebases.is_some()
     }
 
+    /// Table hits of the last search (0 without tables).
+    pub fn tbhits(&self) -> u64 {
+        self.shared
+            .tbhits
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Evaluate with `net` from now on, or with the hand-made evaluation
     /// (`None`). Waits for a running job. A change empties the table: its
     /// entries hold the other evaluation's scores.

@@ -1,14 +1,18 @@
 //! Endgame tables in the search: the exact score of a table position, and
 //! the root moves that keep the table's value.
 //!
-//! A table win `d` plies from mate scores `SCORE_TB_WIN - d`, a loss the
-//! negation, a draw 0: below the mate range (the search's own mates stay
-//! exact and preferred), above every evaluation (`NNUE_EVAL_LIMIT` is
-//! below `SCORE_TB_WIN_MIN`), and a shorter mate scores higher. The score
-//! does not depend on the ply, so the transposition table stores it as it
-//! is; the root keeps only the moves that keep the value (the fastest win,
-//! the slowest loss), so the game is won in the promised plies even where
-//! scores from different plies tie.
+//! A table win `d` plies from mate, probed `ply` plies below the root,
+//! scores `SCORE_TB_WIN - (ply + d)`, a loss the negation, a draw 0: as
+//! mates score `SCORE_MATE - ply`, the score counts the plies from the
+//! root, so the search prefers the shortest total win wherever the table
+//! is entered (a quick capture into a long table win does not beat a
+//! longer walk into a short one). Below the mate range (the search's own
+//! mates stay exact and preferred), above every evaluation
+//! (`NNUE_EVAL_LIMIT` is below `SCORE_TB_WIN_MIN`). The transposition
+//! table stores such scores relative to the node, as it does mates
+//! (`crate::tt`). The root keeps only the moves that keep the value (the
+//! fastest win, the slowest loss), so the game is won in the promised
+//! plies.
 //!
 //! Also the tables' ruling on a game ([`verdict`]), which `jiangjun judge`
 //! and datagen use to end games that enter the tables.
@@ -24,15 +28,17 @@ use xiangqi::types::{Color, Move, PieceKind};
 /// `xiangqi::rules`). A mate delivered on that ply still wins.
 const MOVE_LIMIT_PLIES: u32 = 120;
 
-/// The search score of a table value (from the side to move's view). A
-/// loss in `d` is the negation of the win in `d + 1` its parent has, so a
-/// probe one ply down agrees with a probe here.
-pub fn score_of(p: &Probe) -> Score {
-    let d = |v| Score::from(dtm(v)).min(TB_DTM_CAP - 1);
+/// The search score of a table value (from the side to move's view) at
+/// `ply` plies below the root. A loss in `d` at `ply` is the negation of
+/// the win in `d + 1` its parent has at `ply - 1`, so a probe one ply
+/// down agrees with a probe here.
+pub fn score_of(p: &Probe, ply: usize) -> Score {
+    // (A draw has no distance: `dtm` is only asked of a win or a loss.)
+    let total = |v| (Score::from(dtm(v)) + ply as Score).min(TB_DTM_CAP - 1);
     if is_win(p.value) {
-        SCORE_TB_WIN - d(p.value)
+        SCORE_TB_WIN - total(p.value)
     } else if is_loss(p.value) {
-        -(SCORE_TB_WIN - d(p.value) - 1)
+        -(SCORE_TB_WIN - total(p.value))
     } else {
         SCORE_DRAW
     }
@@ -47,15 +53,15 @@ fn pieces(board: &Board) -> usize {
         .sum()
 }
 
-/// The score of `board` if it is in the tables. A damaged block reads as
-/// not in the tables (the damage was checked for when the tables were
-/// opened; this is only a guard).
-pub fn probe(tb: &Tablebases, board: &Board) -> Option<Score> {
+/// The score of `board`, `ply` plies below the root, if it is in the
+/// tables. A damaged block reads as not in the tables (the damage was
+/// checked for when the tables were opened; this is only a guard).
+pub fn probe(tb: &Tablebases, board: &Board, ply: usize) -> Option<Score> {
     if pieces(board) > tb.max_pieces() {
         return None;
     }
     match tb.probe(board)? {
-        Ok(p) => Some(score_of(&p)),
+        Ok(p) => Some(score_of(&p, ply)),
         Err(_) => None,
     }
 }
@@ -148,7 +154,7 @@ pub fn verdict(tb: &Tablebases, board: &Board) -> Option<Result<Verdict, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::{SCORE_MATE_IN_MAX, SCORE_TB_WIN_MIN};
+    use crate::score::{MAX_PLY, SCORE_MATE_IN_MAX, SCORE_TB_WIN_MIN};
     use jiangjun_tablebase::Wdl;
     use jiangjun_tablebase::value::mate_in;
 
@@ -160,21 +166,51 @@ mod tests {
 
     #[test]
     fn scores_lie_between_evaluations_and_mates() {
-        for d in 0..600 {
-            let p = probe_of(d);
-            let s = score_of(&p);
-            assert!(
-                s.abs() < SCORE_MATE_IN_MAX && s.abs() >= SCORE_TB_WIN_MIN,
-                "{d}: {s}"
-            );
-            assert_eq!(s > 0, p.wdl == Wdl::Win);
-            if d % 2 == 0 && d < 400 {
-                // The parent of a loss in d is a win in d + 1.
-                assert_eq!(-s, score_of(&probe_of(d + 1)));
+        for ply in [0, 1, 7, MAX_PLY] {
+            for d in 0..600 {
+                let p = probe_of(d);
+                let s = score_of(&p, ply);
+                assert!(
+                    s.abs() < SCORE_MATE_IN_MAX && s.abs() > SCORE_TB_WIN_MIN,
+                    "{d} at {ply}: {s}"
+                );
+                assert_eq!(s > 0, p.wdl == Wdl::Win);
+                if d % 2 == 0 && d < 300 && ply > 0 {
+                    // The parent (a ply up) of a loss in d is a win in d + 1.
+                    assert_eq!(-s, score_of(&probe_of(d + 1), ply - 1));
+                }
             }
         }
-        assert!(score_of(&probe_of(1)) > score_of(&probe_of(3)));
-        assert!(score_of(&probe_of(2)) > score_of(&probe_of(0)));
+        assert!(score_of(&probe_of(1), 0) > score_of(&probe_of(3), 0));
+        // A draw is 0 at any ply.
+        let draw = Probe {
+            wdl: Wdl::Draw,
+            dtm: None,
+            value: jiangjun_tablebase::value::DRAW,
+        };
+        assert_eq!(score_of(&draw, 0), SCORE_DRAW);
+        assert_eq!(score_of(&draw, 40), SCORE_DRAW);
+        assert!(score_of(&probe_of(2), 0) > score_of(&probe_of(0), 0));
         const { assert!(crate::position::NNUE_EVAL_LIMIT < SCORE_TB_WIN_MIN) };
+    }
+
+    #[test]
+    fn the_shorter_total_win_scores_higher() {
+        // Entering a mate in 9 at ply 1 (10 plies from the root) beats
+        // entering a mate in 3 at ply 9 (12) and a mate in 1 at ply 11
+        // (12), however short the table's own distance.
+        let (a, b, c) = (
+            score_of(&probe_of(9), 1),
+            score_of(&probe_of(3), 9),
+            score_of(&probe_of(1), 11),
+        );
+        assert!(a > b && b == c, "{a} {b} {c}");
+        // The same total ties, wherever the table is entered.
+        assert_eq!(score_of(&probe_of(5), 4), score_of(&probe_of(7), 2));
+        // Losses: the longer total loss is the better one.
+        assert!(score_of(&probe_of(8), 3) > score_of(&probe_of(2), 3));
+        assert!(score_of(&probe_of(2), 9) > score_of(&probe_of(6), 1));
+        // The search's own mates beat every table win, even at the root.
+        assert!(crate::search::mate_in(MAX_PLY) > score_of(&probe_of(1), 0));
     }
 }

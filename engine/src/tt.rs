@@ -8,7 +8,7 @@
 
 use xiangqi::types::Move;
 
-use crate::score::{MAX_PLY, SCORE_MATE_IN_MAX, Score};
+use crate::score::{MAX_PLY, SCORE_TB_WIN_MIN, Score, is_loss, is_win};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -265,22 +265,27 @@ fn available_memory_mb() -> Option<usize> {
     Some(kb / 1024)
 }
 
-/// Mate scores are stored relative to the node, not the root.
+/// Mate and table scores (both count plies from the root) are stored
+/// relative to the node: the distance from here, whatever the ply.
 fn score_to_tt(score: Score, ply: usize) -> Score {
-    if score >= SCORE_MATE_IN_MAX {
+    if is_win(score) {
         score + ply as Score
-    } else if score <= -SCORE_MATE_IN_MAX {
+    } else if is_loss(score) {
         score - ply as Score
     } else {
         score
     }
 }
 
+/// Back from node-relative to root-relative at `ply`. A table result read
+/// far below where it was found could fall out of the decisive range into
+/// the evaluations'; it stays a result at the weakest (a mate read that far
+/// down becomes a table-range win, as before tables were added).
 fn score_from_tt(score: Score, ply: usize) -> Score {
-    if score >= SCORE_MATE_IN_MAX {
-        score - ply as Score
-    } else if score <= -SCORE_MATE_IN_MAX {
-        score + ply as Score
+    if is_win(score) {
+        (score - ply as Score).max(SCORE_TB_WIN_MIN)
+    } else if is_loss(score) {
+        (score + ply as Score).min(-SCORE_TB_WIN_MIN)
     } else {
         score
     }
@@ -291,7 +296,7 @@ const _: () = assert!(MAX_PLY < 200);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::SCORE_MATE;
+    use crate::score::{SCORE_MATE, SCORE_TB_WIN};
 
     #[test]
     fn store_and_probe() {
@@ -316,6 +321,71 @@ mod tests {
         tt.store(7, 3, Move::NONE, SCORE_MATE - 5, 0, 4, Bound::Exact, false);
         assert_eq!(tt.probe(7, 3).unwrap().score, SCORE_MATE - 5);
         assert_eq!(tt.probe(7, 1).unwrap().score, SCORE_MATE - 3);
+    }
+
+    #[test]
+    fn table_scores_are_ply_relative() {
+        let tt = TranspositionTable::new(1);
+        // A table win 20 plies from the root found at ply 6 (14 from the
+        // node), read back at ply 2: 16 plies from the root.
+        tt.store(
+            9,
+            6,
+            Move::NONE,
+            SCORE_TB_WIN - 20,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
+        assert_eq!(tt.probe(9, 6).unwrap().score, SCORE_TB_WIN - 20);
+        assert_eq!(tt.probe(9, 2).unwrap().score, SCORE_TB_WIN - 16);
+        tt.store(
+            10,
+            3,
+            Move::NONE,
+            -(SCORE_TB_WIN - 11),
+            0,
+            4,
+            Bound::Upper,
+            false,
+        );
+        assert_eq!(tt.probe(10, 5).unwrap().score, -(SCORE_TB_WIN - 13));
+        // Read far down, a result stays a result, never an evaluation.
+        tt.store(
+            11,
+            0,
+            Move::NONE,
+            SCORE_TB_WIN_MIN + 3,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
+        assert_eq!(tt.probe(11, 100).unwrap().score, SCORE_TB_WIN_MIN);
+        tt.store(
+            12,
+            0,
+            Move::NONE,
+            -SCORE_TB_WIN_MIN - 3,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
+        assert_eq!(tt.probe(12, 100).unwrap().score, -SCORE_TB_WIN_MIN);
+        // Evaluations are stored as they are.
+        tt.store(
+            13,
+            9,
+            Move::NONE,
+            SCORE_TB_WIN_MIN - 1,
+            0,
+            4,
+            Bound::Exact,
+            false,
+        );
+        assert_eq!(tt.probe(13, 1).unwrap().score, SCORE_TB_WIN_MIN - 1);
     }
 
     #[test]

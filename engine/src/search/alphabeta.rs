@@ -13,7 +13,7 @@
 
 use super::movepick::MovePicker;
 use super::worker::{PV_SIZE, Worker};
-use crate::score::{MAX_PLY, SCORE_INFINITE, SCORE_MATE_IN_MAX, Score};
+use crate::score::{MAX_PLY, SCORE_INFINITE, Score, is_decisive, is_loss, is_win};
 use crate::score::{mate_in, mated_in};
 use crate::tt::Bound;
 use xiangqi::types::Move;
@@ -81,7 +81,7 @@ impl Worker<'_> {
             }
             // An endgame table's exact score (only with tables loaded).
             if let Some(tb) = self.tablebases
-                && let Some(s) = crate::tb::probe(tb, &self.board)
+                && let Some(s) = crate::tb::probe(tb, &self.board, ply)
             {
                 self.shared
                     .tbhits
@@ -158,7 +158,7 @@ impl Worker<'_> {
             }
             // Reverse futility: far above beta, a shallow search would not fall back.
             if depth <= p.rfp_depth
-                && eval < SCORE_MATE_IN_MAX
+                && !is_win(eval)
                 && eval - (p.rfp_mult * depth - p.rfp_improving * improving as i32) >= beta
                 && self.prune_static
             {
@@ -169,7 +169,7 @@ impl Worker<'_> {
                 && eval >= beta
                 && !self.frame_back(ply, 1).null
                 && self.board.has_major(us)
-                && beta > -SCORE_MATE_IN_MAX
+                && !is_loss(beta)
                 && self.prune_null
             {
                 let r = p.nmp_base
@@ -188,7 +188,8 @@ impl Worker<'_> {
                     return 0;
                 }
                 if v >= beta {
-                    return if v >= SCORE_MATE_IN_MAX { beta } else { v };
+                    // A win found by passing is not proven: beta only.
+                    return if is_win(v) { beta } else { v };
                 }
             }
         }
@@ -248,7 +249,7 @@ impl Worker<'_> {
             // Shallow-depth pruning in non-PV nodes, once a move has been found
             // that is not mated. Checking moves are exempt (tested only when a
             // prune would fire).
-            if !N::PV && best > -SCORE_MATE_IN_MAX && may_prune_moves {
+            if !N::PV && !is_loss(best) && may_prune_moves {
                 let lmr_depth = (depth - 1 - r_base).max(0);
                 if !capture {
                     // Late quiet moves are pruned, checks excepted (checks
@@ -289,7 +290,7 @@ impl Worker<'_> {
                 && let Some(e) = tt
                 && e.depth >= depth - p.se_tt_depth
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
-                && e.score.abs() < SCORE_MATE_IN_MAX
+                && !is_decisive(e.score)
             {
                 let sbeta = e.score - p.se_margin * depth;
                 self.frame(ply).excluded = m;
