@@ -2,6 +2,9 @@
 //! Chinese, WXF and ICCS notation, books written as `.obk` and `BOOK.DAT`
 //! and read back, conversion between the formats.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::run_jiangjun as run;

@@ -4,6 +4,9 @@
 //! file is refused with an `info string` while the book loaded before
 //! stays.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, bestmove_of};
