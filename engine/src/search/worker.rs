@@ -10,11 +10,12 @@ use super::skill_pick::SkillPick;
 use super::{IterationInfo, Limits, Reporter, Shared, ThreadData};
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
-use crate::strength::{Grade, Rng};
+use crate::strength::{self, Grade};
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable};
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
+use xiangqi::rng::SplitMix64;
 use xiangqi::rules::Outcome;
 use xiangqi::types::Move;
 
@@ -82,7 +83,7 @@ pub(super) struct Worker<'a> {
     pub custom_eval: bool,
     /// A skill level's choice after the last completed iteration.
     pub skill_pick: Option<SkillPick>,
-    pub rng: Rng,
+    pub rng: SplitMix64,
 }
 
 impl<'a> Worker<'a> {
@@ -146,7 +147,7 @@ impl<'a> Worker<'a> {
             prune_moves: limits.strength.pruning > Grade::Medium,
             custom_eval: limits.strength.custom_eval(),
             skill_pick: None,
-            rng: Rng::new(limits.strength.seed),
+            rng: strength::rng(limits.strength.seed),
         }
     }
 
