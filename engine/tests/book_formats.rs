@@ -22,7 +22,10 @@ fn shared(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipped: {} is missing", p.display());
+        eprintln!(
+            "SKIPPED: {} is missing; the test needs ../shared",
+            p.display()
+        );
         None
     }
 }
