@@ -8,8 +8,17 @@ use std::process::Command;
 #[path = "src/version.rs"]
 mod version;
 
+/// Runs git and returns its trimmed output, if any. Optional locks are off
+/// (`GIT_OPTIONAL_LOCKS=0`): otherwise `git status` refreshes and rewrites
+/// `.git/index` (on a fresh clone it always does), and since the index is
+/// watched below, the next `cargo build` or `cargo run` would run this
+/// script and rebuild the crate again, for nothing.
 fn git(args: &[&str]) -> Option<String> {
-    let out = Command::new("git").args(args).output().ok()?;
+    let out = Command::new("git")
+        .args(args)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .output()
+        .ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
@@ -32,16 +41,19 @@ fn main() {
     println!("cargo:rustc-env=JIANGJUN_RELEASE={release}");
     println!("cargo:rerun-if-env-changed=JIANGJUN_VERSION");
     println!("cargo:rerun-if-changed=src/version.rs");
-    // Rebuild when HEAD moves (a commit, a checkout) or the index changes.
-    for path in ["HEAD", "index"] {
-        if let Some(p) = git(&["rev-parse", "--git-path", path]) {
+    // Rerun when HEAD moves (a commit, a checkout, the branch's ref, loose
+    // or packed) or the index changes (`git add`; an edit alone does not
+    // rerun this, so `-dirty` can lag until the next of these).
+    // Only files that exist are watched: cargo reruns a build script on
+    // every build while a watched file is missing.
+    let mut watched = vec!["HEAD".to_string(), "index".into(), "packed-refs".into()];
+    watched.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+    for path in watched {
+        if let Some(p) = git(&["rev-parse", "--git-path", &path])
+            && std::path::Path::new(&p).exists()
+        {
             println!("cargo:rerun-if-changed={p}");
         }
-    }
-    if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"])
-        && let Some(p) = git(&["rev-parse", "--git-path", &r])
-    {
-        println!("cargo:rerun-if-changed={p}");
     }
     println!("cargo:rerun-if-changed=build.rs");
 }

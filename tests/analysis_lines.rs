@@ -8,6 +8,9 @@
 //!
 //! The engine run is `JIANGJUN_TEST_ENGINE` when set (see `tests/common`).
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, shared_file, test_engine};

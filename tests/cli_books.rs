@@ -2,6 +2,9 @@
 //! Chinese, WXF and ICCS notation, books written as `.obk` and `BOOK.DAT`
 //! and read back, conversion between the formats.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::run_jiangjun as run;
@@ -153,7 +156,10 @@ fn built_obk_and_book_dat_read_back_equal() {
 fn convert_book_dat_to_obk_and_ours() {
     let dat = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
     if !dat.exists() {
-        eprintln!("skipped: {} is missing", dat.display());
+        eprintln!(
+            "SKIPPED: {} is missing; the test needs ../shared",
+            dat.display()
+        );
         return;
     }
     let d = dir();

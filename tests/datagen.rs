@@ -2,6 +2,9 @@
 //! (round trip, determinism, shards), and `jiangjun train` turns them into
 //! a network the engine loads.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::run_jiangjun;

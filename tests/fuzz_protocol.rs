@@ -12,6 +12,9 @@
 //!
 //! `JIANGJUN_FUZZ_LINES=1000000 cargo test --test fuzz_protocol -- --ignored fuzz_nightly --nocapture`
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, Rng, assert_legal_bestmove, bestmove_of, random_move};

@@ -16,6 +16,9 @@
 //! the Windows build in CI), else this build's; timing bounds are generous,
 //! and wider for such a foreign engine.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, foreign_engine};

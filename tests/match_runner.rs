@@ -3,6 +3,9 @@
 //! time lose those games while the match goes on; a stopped match resumes
 //! from its PGN; pondering; options that change between games.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::process::Command;

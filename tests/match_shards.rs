@@ -6,6 +6,9 @@
 //! resumes; the GNU parallel recipe (scripts/match_shards.sh) gives the
 //! same match when parallel is installed.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,9 @@
 //! file is refused with an `info string` while the book loaded before
 //! stays.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, bestmove_of};
@@ -114,7 +117,10 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
 fn book_dat_plays_in_both_dialects() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
     if !path.exists() {
-        eprintln!("skipped: {} is missing", path.display());
+        eprintln!(
+            "SKIPPED: {} is missing; the test needs ../shared",
+            path.display()
+        );
         return;
     }
     let moves = [
@@ -238,7 +244,10 @@ fn a_book_move_back_to_a_position_of_the_game_is_not_played() {
 fn book_dat_skips_a_move_that_repeats() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
     if !path.exists() {
-        eprintln!("skipped: {} is missing", path.display());
+        eprintln!(
+            "SKIPPED: {} is missing; the test needs ../shared",
+            path.display()
+        );
         return;
     }
     let back = "position startpos moves h2e2 h9g7 e2h2 g7h9";

@@ -4,6 +4,9 @@
 //! `nodestime`, `UCI_ShowWDL` in UCCI, `EvalFile` (UCCI `evalfile`), and
 //! the version in `id name`.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of};

@@ -2,6 +2,9 @@
 //! check would complete a perpetual, claims the win when the opponent
 //! completes one, and, chased, repeats so that the chaser must break off.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, bestmove_of};

@@ -5,6 +5,9 @@
 //! games at a node count, paused and resumed, written back into a copy of
 //! the parameter table.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 #[cfg(feature = "tune")]

@@ -1,5 +1,8 @@
 //! `jiangjun tb gen`, `tb probe` and `tb verify` through the real binary.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::run_jiangjun_code as jiangjun;

@@ -2,6 +2,9 @@
 //! (`--tablebase DIR`), through the real binary, with tables built by
 //! `jiangjun tb gen` in a temporary directory.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::run_jiangjun_code as jiangjun;

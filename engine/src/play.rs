@@ -10,7 +10,7 @@ use crate::nodestime::NodeClock;
 use crate::score::MAX_PLY;
 use crate::search::params::SearchParams;
 use crate::search::{Limits, Reporter, SearchResult};
-use crate::strength::{Grade, Randomness, Rng, Strength};
+use crate::strength::{self, Grade, Randomness, Strength};
 use crate::time::Clock;
 use xiangqi::board::Board;
 use xiangqi::types::Move;
@@ -131,7 +131,7 @@ impl Play {
     pub fn reseed(&mut self, seed: u64) {
         self.random = match seed {
             0 => Random::from_time(),
-            s => Random::seeded(Rng::new(s).next_u64()),
+            s => Random::seeded(strength::rng(s).next_u64()),
         };
     }
 

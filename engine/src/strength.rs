@@ -32,6 +32,7 @@
 use crate::eval::params::*;
 use crate::ladder::{self, Rung};
 use crate::score::{SCORE_MATE_IN_MAX, Score};
+use xiangqi::rng::{GAMMA, SplitMix64};
 
 pub use crate::ladder::{ELO_MAX, ELO_MIN};
 
@@ -200,38 +201,18 @@ pub fn keeps_term(knowledge: Grade, index: usize) -> bool {
 /// from a hash of the position key and the search's salt.
 #[inline]
 pub fn noise(key: u64, salt: u64, mask: Score) -> Score {
-    let h = mix(key ^ salt);
+    let h = SplitMix64::new(key ^ salt).next_u64();
     let m = mask as u64;
     ((h & m) as Score) - (((h >> 32) & m) as Score)
 }
 
-/// SplitMix64's finaliser: a well-spread 64-bit hash.
-#[inline]
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A small seeded random generator (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
-    }
-
-    /// Uniform in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
-    }
+/// The random stream of seed `seed` for the weak levels' choices and the
+/// book's seeding (and the trainer's): the workspace's SplitMix64 seeded
+/// with `seed + GAMMA`, i.e. one draw ahead of the standard sequence of
+/// `seed`, as these streams have always been drawn. Changing it would change
+/// every seeded game and the trainer's pinned outputs.
+pub fn rng(seed: u64) -> SplitMix64 {
+    SplitMix64::new(seed.wrapping_add(GAMMA))
 }
 
 /// The line a level plays, out of `scores` (the lines' scores, best
@@ -245,7 +226,7 @@ impl Rng {
 /// best one. Left out here: a line more than a pawn worse is never played,
 /// and the weak levels lose by what their budget does not see rather than
 /// by random blunders.
-pub fn pick(scores: &[Score], weakness: u64, rng: &mut Rng) -> usize {
+pub fn pick(scores: &[Score], weakness: u64, rng: &mut SplitMix64) -> usize {
     let Some(&top) = scores.first() else {
         return 0;
     };
@@ -329,7 +310,7 @@ mod tests {
         // Four lines: worse than the best by 30, 60 and 300.
         let scores = [100, 70, 40, -200];
         let share_best = |weakness: u64| {
-            let mut rng = Rng::new(42);
+            let mut rng = super::rng(42);
             (0..2000)
                 .filter(|_| pick(&scores, weakness, &mut rng) == 0)
                 .count()
@@ -339,18 +320,18 @@ mod tests {
         assert_eq!(strong, 2000, "weakness 8 keeps within 30/100 of a pawn");
         assert!(weak > 700, "{weak}");
         // The far worse line is never played, even at level 0.
-        let mut rng = Rng::new(7);
+        let mut rng = super::rng(7);
         assert!((0..2000).all(|_| pick(&scores, 128, &mut rng) != 3));
         // The same seed picks the same lines.
         let run = |seed| {
-            let mut rng = Rng::new(seed);
+            let mut rng = super::rng(seed);
             (0..50)
                 .map(|_| pick(&scores, 100, &mut rng))
                 .collect::<Vec<_>>()
         };
         assert_eq!(run(9), run(9));
         // A mate is always played; one line is the only choice.
-        let mut rng = Rng::new(1);
+        let mut rng = super::rng(1);
         assert_eq!(pick(&[SCORE_MATE_IN_MAX + 5, 0, 0, 0], 128, &mut rng), 0);
         assert_eq!(pick(&[-50], 128, &mut rng), 0);
     }

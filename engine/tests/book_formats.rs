@@ -5,6 +5,9 @@
 //! of the engine's table), and conversions that keep every move and weight.
 //! Each test skips with a message when `../shared` is missing.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 use jiangjun_engine::book::walk::walk;
 use jiangjun_engine::book::{Book, Entry, obk};
 use std::collections::HashMap;
@@ -19,7 +22,10 @@ fn shared(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipped: {} is missing", p.display());
+        eprintln!(
+            "SKIPPED: {} is missing; the test needs ../shared",
+            p.display()
+        );
         None
     }
 }

@@ -3,6 +3,9 @@
 //! any clock, plays legal moves, always plays a mate in one, and repeats
 //! itself from the same seed.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 use jiangjun_engine::Engine;
 use jiangjun_engine::ladder::{self, RUNGS, TOP};
 use jiangjun_engine::play::{GoRequest, PlaySettings};

@@ -2,6 +2,9 @@
 //! search: what each does to the move played, and that the default is the
 //! full-strength search.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 use jiangjun_engine::Engine;
 use jiangjun_engine::eval::{evaluate, evaluate_partial};
 use jiangjun_engine::ladder;

@@ -79,6 +79,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use xiangqi::rng::mix64;
 use xiangqi::rules::{Outcome, judge};
 use xiangqi::{Board, Color};
 
@@ -310,16 +311,9 @@ pub enum DatagenError {
     NoStart,
 }
 
-/// SplitMix64's finaliser: a bijection that scatters nearby inputs.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// The seed of game `index` of a run seeded with `seed`.
 pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix(mix(seed).wrapping_add(mix(index ^ 0x5851_f42d_4c95_7f2d)))
+    mix64(mix64(seed).wrapping_add(mix64(index ^ 0x5851_f42d_4c95_7f2d)))
 }
 
 fn nodes(n: u64) -> Limits {
@@ -613,7 +607,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
-        mix(t.as_nanos() as u64 ^ std::process::id() as u64)
+        mix64(t.as_nanos() as u64 ^ std::process::id() as u64)
     });
     let threads = args
         .threads

@@ -3,6 +3,9 @@
 //! out move by move to mate in exactly the promised plies, judged by the
 //! rules crate.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 use jiangjun_tablebase::build::build;
 use jiangjun_tablebase::index::Pos;
 use jiangjun_tablebase::table::TableSet;

@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests: the rules helpers of the
 //! `xiangqi` tests, and a running engine process.
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
 #![allow(dead_code)]
 
 #[path = "../../xiangqi/tests/common/mod.rs"]

@@ -1,22 +1,26 @@
-//! A small deterministic random number generator (SplitMix64): the same
-//! seed gives the same initial weights, split and shuffles on any machine.
+//! The trainer's random draws: the workspace's SplitMix64
+//! ([`xiangqi::rng`]) as the engine seeds it ([`strength::rng`]), so the
+//! same seed gives the same initial weights, split and shuffles on any
+//! machine, with the float draws the trainer needs.
+
+use jiangjun_engine::strength;
+use xiangqi::rng::SplitMix64;
 
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(strength::rng(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        jiangjun_engine::strength::mix(self.0)
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (`n > 0`; the tiny modulo bias does not matter here).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
 
     /// Uniform in `[0, 1)`.
@@ -31,9 +35,7 @@ impl Rng {
 
     /// Fisher-Yates shuffle.
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
+        self.0.shuffle(v);
     }
 }
 

@@ -38,6 +38,7 @@ use jiangjun_engine::nnue::simd::dispatch;
 use jiangjun_engine::nnue::{Arch, SCALE};
 use rayon::prelude::*;
 use std::time::Instant;
+use xiangqi::rng::{GAMMA, mix64};
 
 /// How to train.
 #[derive(Clone, Debug, PartialEq)]
@@ -254,10 +255,7 @@ pub fn mean_losses<const N: usize>(
 /// of the seed, the epoch and the index, so runs stay reproducible.
 #[inline(always)]
 pub fn mirrored(seed: u64, epoch: usize, index: u32) -> bool {
-    let mut x = seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64;
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (x ^ (x >> 31)) & 1 == 1
+    mix64(seed ^ (epoch as u64).wrapping_mul(GAMMA) ^ index as u64) & 1 == 1
 }
 
 /// One thread's gradient.
@@ -501,7 +499,7 @@ impl Trainer {
     /// The shuffled order of the training positions in epoch `epoch` (0-based).
     pub fn epoch_order(&self, n: usize, epoch: usize) -> Vec<u32> {
         let mut order: Vec<u32> = (0..n as u32).collect();
-        let salt = (epoch as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let salt = (epoch as u64 + 1).wrapping_mul(GAMMA);
         Rng::new(self.config.seed ^ salt).shuffle(&mut order);
         order
     }

@@ -144,6 +144,7 @@
 pub mod board;
 pub mod notation;
 pub mod perft;
+pub mod rng;
 pub mod rules;
 mod square_set;
 pub mod types;

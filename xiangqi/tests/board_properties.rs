@@ -3,6 +3,9 @@
 //! moves agree with the pseudo-legality and check tests, and the rules are
 //! left-right symmetric.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Rng, random_move, random_position};

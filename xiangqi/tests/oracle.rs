@@ -2,6 +2,9 @@
 //! (`../shared/tools/oracle.py`, on pyffish): at every position reached by
 //! random playouts, the engine's legal moves must equal the oracle's.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Rng, legal_strings, random_move, random_position};

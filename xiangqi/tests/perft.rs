@@ -1,5 +1,8 @@
 //! Perft against published counts and counts from real game positions.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use xiangqi::board::{Board, START_FEN};

@@ -3,6 +3,9 @@
 //! and 173 from orange-xiangqi (WXF rules). Where the sources agree the
 //! engine must agree on at least 98% of the cases; every miss is printed.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use xiangqi::board::Board;

@@ -1,6 +1,9 @@
 //! Every position in the shared reference data parses, and every recorded game
 //! move is legal in the engine.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use xiangqi::board::Board;

@@ -32,6 +32,7 @@ use super::features::FeatureSet;
 use super::threats::MAX_THREAT_WEIGHT;
 use super::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use std::path::Path;
+use xiangqi::rng::{GAMMA, SplitMix64};
 
 pub use super::arch::{HEADER_LEN, MAGIC, VERSION};
 
@@ -136,16 +137,9 @@ impl Network {
 
     /// [`Network::random`] of architecture `arch`.
     pub fn random_arch(arch: Arch, seed: u64) -> Network {
-        let mut s = seed ^ 0x9e37_79b9_7f4a_7c15;
-        let mut next = |range: i32| {
-            // SplitMix64.
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            ((z >> 33) % (2 * range as u64 + 1)) as i32 - range
-        };
+        let mut rng = SplitMix64::new(seed ^ GAMMA);
+        let mut next =
+            |range: i32| ((rng.next_u64() >> 33) % (2 * range as u64 + 1)) as i32 - range;
         let (l1, buckets) = (arch.l1, arch.output_buckets);
         let l1w: Vec<i16> = (0..arch.inputs() * l1).map(|_| next(48) as i16).collect();
         let l1b: Vec<i16> = (0..l1).map(|_| (next(64) + 64) as i16).collect();

@@ -13,11 +13,12 @@ use super::shared::Shared;
 use super::skill_pick::SkillPick;
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
-use crate::strength::{Grade, Rng};
+use crate::strength::{self, Grade};
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable};
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
+use xiangqi::rng::SplitMix64;
 use xiangqi::rules::Outcome;
 use xiangqi::types::Move;
 
@@ -85,7 +86,7 @@ pub(super) struct Worker<'a> {
     pub custom_eval: bool,
     /// A skill level's choice after the last completed iteration.
     pub skill_pick: Option<SkillPick>,
-    pub rng: Rng,
+    pub rng: SplitMix64,
 }
 
 impl<'a> Worker<'a> {
@@ -149,7 +150,7 @@ impl<'a> Worker<'a> {
             prune_moves: limits.strength.pruning > Grade::Medium,
             custom_eval: limits.strength.custom_eval(),
             skill_pick: None,
-            rng: Rng::new(limits.strength.seed),
+            rng: strength::rng(limits.strength.seed),
         }
     }
 

@@ -18,6 +18,7 @@
 //! the plus side's view.
 
 use jiangjun_engine::search::params::ParamSpec;
+use xiangqi::rng::SplitMix64;
 
 pub const ALPHA: f64 = 0.602;
 pub const GAMMA: f64 = 0.101;
@@ -55,25 +56,13 @@ impl Gains {
     }
 }
 
-/// SplitMix64: a small, well-mixed generator whose sequence never changes
-/// (a resumed run must draw what the first run would have).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// The generator of iteration `k` of the run seeded `seed`: drawn afresh
-/// for each iteration, so that no generator state needs saving.
-fn generator(seed: u64, k: u64, stream: u64) -> SplitMix {
-    let mut g = SplitMix(seed ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ (stream << 56));
-    g.next();
+/// for each iteration, so that no generator state needs saving. SplitMix64,
+/// whose sequence never changes: a resumed run must draw what the first run
+/// would have.
+fn generator(seed: u64, k: u64, stream: u64) -> SplitMix64 {
+    let mut g = SplitMix64::new(seed ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ (stream << 56));
+    g.next_u64();
     g
 }
 
@@ -81,7 +70,7 @@ fn generator(seed: u64, k: u64, stream: u64) -> SplitMix {
 pub fn perturbation(seed: u64, k: u64, len: usize) -> Vec<f64> {
     let mut g = generator(seed, k, 1);
     (0..len)
-        .map(|_| if g.next() & 1 == 0 { 1.0 } else { -1.0 })
+        .map(|_| if g.next_u64() & 1 == 0 { 1.0 } else { -1.0 })
         .collect()
 }
 
@@ -95,7 +84,7 @@ pub fn openings_for(seed: u64, k: u64, pairs: usize, count: usize) -> Vec<usize>
     let mut order: Vec<usize> = (0..count).collect();
     let mut g = generator(seed, 0, 2);
     for i in (1..count).rev() {
-        let j = (g.next() % (i as u64 + 1)) as usize;
+        let j = (g.next_u64() % (i as u64 + 1)) as usize;
         order.swap(i, j);
     }
     (0..pairs)

@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests of the workspace: the shared
 //! reference data, a seeded generator, random positions and moves.
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
 #![allow(dead_code)]
 
 use std::path::PathBuf;
