@@ -3,6 +3,9 @@
 //! tables' verdict, enough of each kind, and the verdicts of its smaller
 //! materials checked against tables built here with `jiangjun tb probe`.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::run_jiangjun_code as jiangjun;

@@ -1,6 +1,8 @@
 //! `jiangjun bench --positions FILE --tablebase DIR` through the binary:
 //! the searches are the same with and without tables wherever no table is
 //! hit, table hits (draws included) are counted, and bad paths are refused.
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

@@ -211,6 +211,6 @@ mod tests {
         assert!(score_of(&probe_of(8), 3) > score_of(&probe_of(2), 3));
         assert!(score_of(&probe_of(2), 9) > score_of(&probe_of(6), 1));
         // The search's own mates beat every table win, even at the root.
-        assert!(crate::search::mate_in(MAX_PLY) > score_of(&probe_of(1), 0));
+        assert!(crate::score::mate_in(MAX_PLY) > score_of(&probe_of(1), 0));
     }
 }

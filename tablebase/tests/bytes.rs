@@ -2,6 +2,9 @@
 //! fetches) answer every probe exactly as the same files memory-mapped do,
 //! and are refused for the same faults.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 use jiangjun_tablebase::build::build;
 use jiangjun_tablebase::index::Indexer;
 use jiangjun_tablebase::verify::fen_of;
