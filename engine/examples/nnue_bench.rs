@@ -1,6 +1,9 @@
 //! Rough cost of the NNUE operations on a random network of net 2's
-//! architecture, or of another one given as `FEATURES L1 BUCKETS`:
-//! `cargo run --release -p jiangjun-engine --example nnue_bench [-- kingbucket6 512 8]`.
+//! architecture, or of another one given as `FEATURES L1 BUCKETS [H1 H2]`
+//! (`H1 H2`: hidden layers after the accumulator);
+//! `--write FILE` also saves the random network (for `jiangjun bench
+//! --evalfile FILE`, whose speed it then shows, not its play):
+//! `cargo run --release -p jiangjun-engine --example nnue_bench [-- psq 1024 8 16 32 --write r.nnue]`.
 
 use jiangjun_engine::bench::POSITIONS;
 use jiangjun_engine::nnue::finny::RefreshCache;
@@ -21,22 +24,33 @@ fn time_ns(iterations: usize, mut f: impl FnMut()) -> f64 {
     t.elapsed().as_nanos() as f64 / iterations as f64
 }
 
-/// The architecture the arguments name (net 2's without any).
-fn arch() -> Result<Arch, String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => Ok(Arch::NET2),
-        [f, l1, b] => {
-            let features = FeatureSet::from_name(f).ok_or(format!("unknown feature set {f}"))?;
-            let num = |s: &str| s.parse::<usize>().map_err(|e| format!("{s}: {e}"));
-            Arch::new(features, num(l1)?, num(b)?).map_err(|e| e.to_string())
-        }
-        _ => Err("arguments: [FEATURES L1 BUCKETS]".into()),
+/// The architecture the arguments name (net 2's without any), and the
+/// file to write the random network to, if asked.
+fn arch() -> Result<(Arch, Option<String>), String> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut write = None;
+    if let Some(i) = args.iter().position(|a| a == "--write") {
+        write = Some(args.get(i + 1).ok_or("--write needs a file")?.clone());
+        args.drain(i..i + 2);
     }
+    let num = |s: &str| s.parse::<usize>().map_err(|e| format!("{s}: {e}"));
+    let arch = match args.as_slice() {
+        [] => Ok(Arch::NET2),
+        [f, l1, b, hidden @ ..] if hidden.is_empty() || hidden.len() == 2 => {
+            let features = FeatureSet::from_name(f).ok_or(format!("unknown feature set {f}"))?;
+            let a = Arch::new(features, num(l1)?, num(b)?).map_err(|e| e.to_string())?;
+            match hidden {
+                [h1, h2] => a.with_hidden(num(h1)?, num(h2)?).map_err(|e| e.to_string()),
+                _ => Ok(a),
+            }
+        }
+        _ => Err("arguments: [FEATURES L1 BUCKETS [H1 H2]] [--write FILE]".to_string()),
+    }?;
+    Ok((arch, write))
 }
 
 fn main() {
-    let arch = match arch() {
+    let (arch, write) = match arch() {
         Ok(a) => a,
         Err(e) => {
             eprintln!("{e}");
@@ -45,6 +59,13 @@ fn main() {
     };
     println!("{arch}");
     let net = Network::random_arch(arch, 1);
+    if let Some(path) = write {
+        if let Err(e) = net.save(&path) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        println!("wrote {path}");
+    }
     let boards: Vec<Board> = POSITIONS
         .iter()
         .map(|f| Board::from_fen(f).expect("bench FEN"))
