@@ -35,6 +35,7 @@ pub mod data;
 pub mod model;
 pub mod quantise;
 pub mod rng;
+pub mod stack;
 pub mod synth;
 pub mod train;
 
@@ -128,6 +129,22 @@ pub struct Args {
     /// Output buckets, chosen by the number of pieces (1..=16).
     #[arg(long, default_value_t = 1)]
     pub output_buckets: usize,
+    /// Two hidden layers after the accumulator, `H1,H2` (8..=64, multiples
+    /// of 8; e.g. `16,32`), one stack per output bucket; the accumulator's
+    /// halves then feed them through their pairwise product. Default none.
+    #[arg(long, value_parser = parse_hidden_layers)]
+    pub hidden_layers: Option<[usize; 2]>,
+}
+
+fn parse_hidden_layers(s: &str) -> Result<[usize; 2], String> {
+    let sizes: Vec<&str> = s.split(',').collect();
+    match sizes.as_slice() {
+        [a, b] => {
+            let num = |x: &str| x.trim().parse::<usize>().map_err(|e| format!("{x:?}: {e}"));
+            Ok([num(a)?, num(b)?])
+        }
+        _ => Err(format!("{s:?}: give two sizes, H1,H2 (such as 16,32)")),
+    }
 }
 
 fn parse_features(name: &str) -> Result<FeatureSet, String> {
@@ -140,7 +157,9 @@ fn parse_features(name: &str) -> Result<FeatureSet, String> {
 impl Args {
     /// The architecture these arguments ask for.
     pub fn arch(&self) -> Result<Arch, TrainError> {
+        let [h1, h2] = self.hidden_layers.unwrap_or([0, 0]);
         Arch::new(self.features, self.hidden, self.output_buckets)
+            .and_then(|a| a.with_hidden(h1, h2))
             .map_err(|e| TrainError::Config(e.to_string()))
     }
 

@@ -16,13 +16,14 @@
 //! halves what the first hidden layer reads, and gives a product of two
 //! clipped units, as SCReLU's square does. All integer, exact:
 //!
-//! * `x = (c1 · c2) >> 9` with `c = clamp(A, 0, QA)`: at most
-//!   `255² / 512 = 127.0`, so `x ≈ 127 · x_float` (the scale is
-//!   `255² / 512 ≈ 127.002`; the trainer's model uses 127);
-//! * hidden layer: `y = clamp((b + Σ x · w) >> 6, 0, 127)` with int8
+//! * `x = (c1 · c2 + 256) >> 9` with `c = clamp(A, 0, QA)`: at most
+//!   `(255² + 256) / 512 = 127.5`, so 127, and `x ≈ 127 · x_float` (the
+//!   scale is `255² / 512 ≈ 127.002`; the trainer's model uses 127);
+//! * hidden layer: `y = clamp((b + Σ x · w + 32) >> 6, 0, 127)` with int8
 //!   weights `w = round(64 · w_float)` (`|w| ≤ MAX_HIDDEN_WEIGHT = 127`,
 //!   held as `i16` for the multiply-adds) and biases
-//!   `b = round(127 · 64 · b_float)` in `i16`; the `>> 6` floors; the sums
+//!   `b = round(127 · 64 · b_float)` in `i16`; the shifts round to
+//!   nearest (ties up), as flooring would bias every activation; the sums
 //!   stay below `2048 · 127 · 127 + 2^15 < 2^31`;
 //! * output: `sum = Σ y · w + 127 · b` with `w = round(QO · w_float)` and
 //!   `b = round(QO · b_float)`, both any `i16` (`64 · 127 · 2^15 < 2^31`),
@@ -45,8 +46,13 @@ use xiangqi::Color;
 pub const QACT: i32 = 127;
 /// Right shift of the pairwise product: `QA² >> 9 = 127 = QACT`.
 pub const PAIR_SHIFT: u32 = 9;
+/// Added before that shift: rounding to nearest, not down (flooring every
+/// activation biased the engine by up to 25 units against the float net).
+const PAIR_ROUND: u16 = 1 << (PAIR_SHIFT - 1);
 /// Hidden weights' scale, as a shift: float 1.0 = 64.
 pub const HIDDEN_SHIFT: u32 = 6;
+/// Added before the hidden layers' shift: rounding to nearest.
+const HIDDEN_ROUND: i32 = 1 << (HIDDEN_SHIFT - 1);
 /// Hidden weights' scale: float 1.0 = `QH`.
 pub const QH: i32 = 1 << HIDDEN_SHIFT;
 /// Largest hidden weight magnitude: int8.
@@ -64,8 +70,8 @@ fn pairwise<const N: usize>(a: &[i16], x: &mut [i16]) {
     for j in 0..half {
         let c1 = lo[j].clamp(0, QA as i16) as u16;
         let c2 = hi[j].clamp(0, QA as i16) as u16;
-        // Exact in u16: 255 · 255 = 65025.
-        x[j] = (c1 * c2 >> PAIR_SHIFT) as i16;
+        // Exact in u16: 255 · 255 + 256 < 2^16; rounded to nearest.
+        x[j] = ((c1 * c2 + PAIR_ROUND) >> PAIR_SHIFT) as i16;
     }
 }
 
@@ -80,7 +86,7 @@ fn affine_crelu<const N: usize>(x: &[i16], w: &[i16], b: &[i16], out: &mut [i16]
         for j in 0..n {
             s += x[j] as i32 * row[j] as i32;
         }
-        *y = ((s + b[o] as i32) >> HIDDEN_SHIFT).clamp(0, QACT) as i16;
+        *y = ((s + b[o] as i32 + HIDDEN_ROUND) >> HIDDEN_SHIFT).clamp(0, QACT) as i16;
     }
 }
 
@@ -131,7 +137,7 @@ unsafe fn layer1_avx2(x: &[i16], w: &[i16], b: &[i16], out: &mut [i16]) {
             }
         }
         for (k, a) in acc.iter().enumerate() {
-            let s = hsum(*a) + b[o + k] as i32;
+            let s = hsum(*a) + b[o + k] as i32 + HIDDEN_ROUND;
             out[o + k] = (s >> HIDDEN_SHIFT).clamp(0, QACT) as i16;
         }
     }
@@ -199,7 +205,7 @@ mod tests {
             let a = &acc[persp.index()];
             for j in 0..l1 / 2 {
                 let c = |v: i64| v.clamp(0, QA as i64);
-                x.push(c(a[j]) * c(a[j + l1 / 2]) / 512);
+                x.push((c(a[j]) * c(a[j + l1 / 2]) + 256) / 512);
             }
         }
         let layer = |input: &[i64], (w, b): (&[i16], &[i16])| -> Vec<i64> {
@@ -211,7 +217,7 @@ mod tests {
                         .enumerate()
                         .map(|(j, &v)| v * w[o * input.len() + j] as i64)
                         .sum();
-                    (s + b as i64).div_euclid(64).clamp(0, 127)
+                    (s + b as i64 + 32).div_euclid(64).clamp(0, 127)
                 })
                 .collect()
         };
@@ -302,8 +308,9 @@ mod tests {
 
     #[test]
     fn integer_ranges_are_exact() {
-        assert_eq!((QA * QA) >> PAIR_SHIFT, QACT);
-        let layer1 = MAX_L1 as i64 * (QACT * MAX_HIDDEN_WEIGHT as i32) as i64 + i16::MAX as i64;
+        assert_eq!((QA * QA + PAIR_ROUND as i32) >> PAIR_SHIFT, QACT);
+        assert!(QA * QA + (PAIR_ROUND as i32) < 1 << 16);
+        let layer1 = MAX_L1 as i64 * (QACT * MAX_HIDDEN_WEIGHT as i32) as i64 + 2 * i16::MAX as i64;
         assert!(layer1 < i32::MAX as i64);
         let out = MAX_HIDDEN as i64 * QACT as i64 * i16::MAX as i64 + 127 * i16::MAX as i64;
         assert!(out < i32::MAX as i64);
