@@ -60,9 +60,9 @@ pub const MAX_HIDDEN_WEIGHT: i16 = i8::MAX as i16;
 /// Output weights' and output bias' scale with hidden layers: float 1.0 = `QO`.
 pub const QO: i32 = 256;
 
-/// `x[j] = (clamp(a[j]) · clamp(a[j + L1/2])) >> 9` over one perspective.
+/// `x[j] = (clamp(a[j]) · clamp(a[j + L1/2]) + 256) >> 9` over one perspective.
 #[inline(always)]
-fn pairwise<const N: usize>(a: &[i16], x: &mut [i16]) {
+fn pairwise<const N: usize>(a: &[i16], x: &mut [u8]) {
     let n = width::<N>(a.len());
     let half = n / 2;
     let (lo, hi) = a[..n].split_at(half);
@@ -70,53 +70,61 @@ fn pairwise<const N: usize>(a: &[i16], x: &mut [i16]) {
     for j in 0..half {
         let c1 = lo[j].clamp(0, QA as i16) as u16;
         let c2 = hi[j].clamp(0, QA as i16) as u16;
-        // Exact in u16: 255 · 255 + 256 < 2^16; rounded to nearest.
-        x[j] = ((c1 * c2 + PAIR_ROUND) >> PAIR_SHIFT) as i16;
+        // Exact in u16: 255 · 255 + 256 < 2^16; rounded to nearest; ≤ 127.
+        x[j] = ((c1 * c2 + PAIR_ROUND) >> PAIR_SHIFT) as u8;
     }
 }
 
-/// `out[o] = clamp((b[o] + Σ_j x[j] · w[o][j]) >> 6, 0, 127)`, `w` output-major.
+/// `out[o] = clamp((b[o] + Σ_j x[j] · w[o][j] + 32) >> 6, 0, 127)`, `w`
+/// output-major, `N` the input count (0: `x.len()`).
 #[inline(always)]
-fn affine_crelu<const N: usize>(x: &[i16], w: &[i16], b: &[i16], out: &mut [i16]) {
+fn affine_crelu<const N: usize, X: Copy + Into<i32>, W: Copy + Into<i32>>(
+    x: &[X],
+    w: &[W],
+    b: &[i16],
+    out: &mut [u8],
+) {
     let n = width::<N>(x.len());
     let x = &x[..n];
     for (o, y) in out.iter_mut().enumerate() {
         let row = &w[o * n..(o + 1) * n];
         let mut s = 0i32;
         for j in 0..n {
-            s += x[j] as i32 * row[j] as i32;
+            s += x[j].into() * row[j].into();
         }
-        *y = ((s + b[o] as i32 + HIDDEN_ROUND) >> HIDDEN_SHIFT).clamp(0, QACT) as i16;
+        *y = ((s + b[o] as i32 + HIDDEN_ROUND) >> HIDDEN_SHIFT).clamp(0, QACT) as u8;
     }
 }
 
 /// [`affine_crelu`] for the first hidden layer, the costly one
-/// (`H1 × L1` multiply-adds): with AVX2's `vpmaddwd` (16 products summed in
-/// pairs into 8 `i32` lanes per instruction), four output units at a time
-/// sharing each load of `x`, when the CPU has AVX2; the portable loop
-/// otherwise. Both compute the same integers.
+/// (`H1 × L1` multiply-adds): with AVX2's `vpmaddubsw` (32 byte products
+/// summed in pairs into 16 `i16`, exact as `2 · 127 · 127 < 2^15`) and
+/// `vpmaddwd` (into 8 `i32`), four output units at a time sharing each
+/// load of `x`, when the CPU has AVX2; the portable loop otherwise. Both
+/// compute the same integers.
 #[inline(always)]
-fn layer1(x: &[i16], w: &[i16], b: &[i16], out: &mut [i16]) {
+fn layer1(x: &[u8], w: &[i8], b: &[i16], out: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if x.len().is_multiple_of(16) && out.len().is_multiple_of(4) && simd::kernel() == "avx2" {
+        if x.len().is_multiple_of(32) && out.len().is_multiple_of(4) && simd::kernel() == "avx2" {
             // SAFETY: the CPU supports AVX2 (just checked); the lengths are
-            // whole blocks of 16 inputs and 4 outputs, as `layer1_avx2` needs.
+            // whole blocks of 32 inputs and 4 outputs, as `layer1_avx2` needs.
             unsafe { layer1_avx2(x, w, b, out) };
             return;
         }
     }
-    affine_crelu::<0>(x, w, b, out)
+    affine_crelu::<0, u8, i8>(x, w, b, out)
 }
 
-/// AVX2 body of [`layer1`]. Requires AVX2, `x.len()` a multiple of 16,
-/// `out.len()` a multiple of 4, `w.len() ≥ out.len() · x.len()`.
+/// AVX2 body of [`layer1`]. Requires AVX2, `x.len()` a multiple of 32,
+/// `out.len()` a multiple of 4, every `x ≤ 127`, every `|w| ≤ 127`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn layer1_avx2(x: &[i16], w: &[i16], b: &[i16], out: &mut [i16]) {
+unsafe fn layer1_avx2(x: &[u8], w: &[i8], b: &[i16], out: &mut [u8]) {
     use std::arch::x86_64::*;
     let n = x.len();
     assert!(w.len() >= out.len() * n && b.len() >= out.len());
+    let ones = _mm256_set1_epi16(1);
     let hsum = |v: __m256i| -> i32 {
         let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
@@ -125,21 +133,33 @@ unsafe fn layer1_avx2(x: &[i16], w: &[i16], b: &[i16], out: &mut [i16]) {
     };
     for o in (0..out.len()).step_by(4) {
         let mut acc = [_mm256_setzero_si256(); 4];
-        for j in (0..n).step_by(16) {
-            // SAFETY: `j + 16 ≤ n` and `(o + k) · n + j + 16 ≤ w.len()`
+        for j in (0..n).step_by(32) {
+            // SAFETY: `j + 32 ≤ n` and `(o + k) · n + j + 32 ≤ w.len()`
             // (asserted above); unaligned loads.
             unsafe {
                 let xv = _mm256_loadu_si256(x.as_ptr().add(j) as *const __m256i);
                 for (k, a) in acc.iter_mut().enumerate() {
                     let wp = w.as_ptr().add((o + k) * n + j) as *const __m256i;
-                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(xv, _mm256_loadu_si256(wp)));
+                    let pairs = _mm256_maddubs_epi16(xv, _mm256_loadu_si256(wp));
+                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
                 }
             }
         }
         for (k, a) in acc.iter().enumerate() {
             let s = hsum(*a) + b[o + k] as i32 + HIDDEN_ROUND;
-            out[o + k] = (s >> HIDDEN_SHIFT).clamp(0, QACT) as i16;
+            out[o + k] = (s >> HIDDEN_SHIFT).clamp(0, QACT) as u8;
         }
+    }
+}
+
+/// Hidden layer 2 for the common sizes of layer 1 (a constant trip count
+/// the compiler vectorises whole), any size otherwise.
+#[inline(always)]
+fn layer2(y1: &[u8], w: &[i16], b: &[i16], out: &mut [u8]) {
+    match y1.len() {
+        16 => affine_crelu::<16, u8, i16>(y1, w, b, out),
+        32 => affine_crelu::<32, u8, i16>(y1, w, b, out),
+        _ => affine_crelu::<0, u8, i16>(y1, w, b, out),
     }
 }
 
@@ -154,17 +174,17 @@ pub(super) fn evaluate_stack<const N: usize>(
     let n = width::<N>(net.l1());
     let half = n / 2;
     let bucket = acc.output_bucket(net);
-    let mut x = [0i16; MAX_L1];
+    let mut x = [0u8; MAX_L1];
     for (k, persp) in [side_to_move, side_to_move.flip()].into_iter().enumerate() {
         pairwise::<N>(acc.values(persp), &mut x[k * half..(k + 1) * half]);
     }
     let [h1, h2] = net.arch().hidden;
-    let mut y1 = [0i16; MAX_HIDDEN];
-    let (w, b) = net.hidden_layer(0, bucket);
-    layer1(&x[..n], w, b, &mut y1[..h1]);
-    let mut y2 = [0i16; MAX_HIDDEN];
+    let mut y1 = [0u8; MAX_HIDDEN];
+    let (_, b) = net.hidden_layer(0, bucket);
+    layer1(&x[..n], net.hidden1_i8(bucket), b, &mut y1[..h1]);
+    let mut y2 = [0u8; MAX_HIDDEN];
     let (w, b) = net.hidden_layer(1, bucket);
-    affine_crelu::<0>(&y1[..h1], w, b, &mut y2[..h2]);
+    layer2(&y1[..h1], w, b, &mut y2[..h2]);
     let wo = net.output_weights(bucket);
     let mut s = 0i32;
     for k in 0..h2 {
