@@ -19,14 +19,16 @@
 //! The command is `jiangjun train` (the `jiangjun` binary); its data comes
 //! from `jiangjun datagen` (self-play), or for tests from the `synth` example:
 //!
-//! The architecture is chosen by `--features`, `--hidden` and
-//! `--output-buckets` (net 2's by default) and written into the network
-//! file's header, which is all the engine needs to evaluate it.
+//! The architecture is chosen by `--features`, `--hidden`,
+//! `--output-buckets` and `--hidden-layers` (net 2's by default) and
+//! written into the network file's header, which is all the engine needs
+//! to evaluate it; the hidden layers' float model is [`stack`].
 //!
 //! ```sh
 //! jiangjun datagen --out selfplay.jjdata --positions 1000000 --seed 1
 //! jiangjun train --data selfplay.jjdata --out net.nnue --epochs 10 --threads 2
 //! jiangjun train --data selfplay.jjdata --out net3.nnue --features kingbucket6 --hidden 512 --output-buckets 8
+//! jiangjun train --data selfplay.jjdata --out deep.nnue --hidden 1024 --output-buckets 8 --hidden-layers 16,32
 //! cargo run --release -p jiangjun-trainer --example synth -- --out synth.jjdata --count 1000000
 //! ```
 
