@@ -1,12 +1,14 @@
 //! Rough cost of the NNUE operations on a random network of net 2's
-//! architecture, or of another one given as `FEATURES L1 BUCKETS`:
-//! `cargo run --release -p jiangjun-engine --example nnue_bench [-- kingbucket6 512 8]`.
-//! With a fourth argument, writes that random network to the file it
-//! names instead (to measure a shape's search speed with `jiangjun bench
-//! --evalfile FILE` before any is trained); a fifth, `zero-threats`, makes
-//! a threat set's network the random network of its piece-square set with
-//! all threat weights 0: it evaluates exactly as that one, so a search with
-//! either visits the same nodes and the speeds compare the cost alone.
+//! architecture, or of another one given as `FEATURES L1 BUCKETS [H1 H2]`
+//! (`H1 H2`: hidden layers after the accumulator):
+//! `cargo run --release -p jiangjun-engine --example nnue_bench [-- psq 1024 8 16 32]`.
+//! `--write FILE` also saves the random network (to measure a shape's
+//! search speed with `jiangjun bench --evalfile FILE` before any is
+//! trained: its speed, not its play). `--zero-threats` makes a threat
+//! set's network the random network of its piece-square set (same hidden
+//! layers) with all threat weights 0: it evaluates exactly as that one, so
+//! a search with either visits the same nodes and the speeds compare the
+//! cost alone.
 
 use jiangjun_engine::bench::POSITIONS;
 use jiangjun_engine::nnue::features::squares_of;
@@ -29,21 +31,40 @@ fn time_ns(iterations: usize, mut f: impl FnMut()) -> f64 {
     t.elapsed().as_nanos() as f64 / iterations as f64
 }
 
-/// The architecture the arguments name (net 2's without any).
-fn arch() -> Result<Arch, String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => Ok(Arch::NET2),
-        [f, l1, b] | [f, l1, b, _] | [f, l1, b, _, _] => {
-            let features = FeatureSet::from_name(f).ok_or(format!("unknown feature set {f}"))?;
-            let num = |s: &str| s.parse::<usize>().map_err(|e| format!("{s}: {e}"));
-            Arch::new(features, num(l1)?, num(b)?).map_err(|e| e.to_string())
-        }
-        _ => Err("arguments: [FEATURES L1 BUCKETS [SAVE_TO [zero-threats]]]".into()),
+/// The architecture the arguments name (net 2's without any), and the
+/// file to write the random network to, if asked, and whether its threat
+/// rows are to be zero (`--zero-threats`).
+fn arch() -> Result<(Arch, Option<String>, bool), String> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut write = None;
+    if let Some(i) = args.iter().position(|a| a == "--write") {
+        write = Some(args.get(i + 1).ok_or("--write needs a file")?.clone());
+        args.drain(i..i + 2);
     }
+    let zero = args.iter().position(|a| a == "--zero-threats");
+    if let Some(i) = zero {
+        args.remove(i);
+    }
+    let num = |s: &str| s.parse::<usize>().map_err(|e| format!("{s}: {e}"));
+    let arch = match args.as_slice() {
+        [] => Ok(Arch::NET2),
+        [f, l1, b, hidden @ ..] if hidden.is_empty() || hidden.len() == 2 => {
+            let features = FeatureSet::from_name(f).ok_or(format!("unknown feature set {f}"))?;
+            let a = Arch::new(features, num(l1)?, num(b)?).map_err(|e| e.to_string())?;
+            match hidden {
+                [h1, h2] => a.with_hidden(num(h1)?, num(h2)?).map_err(|e| e.to_string()),
+                _ => Ok(a),
+            }
+        }
+        _ => Err(
+            "arguments: [FEATURES L1 BUCKETS [H1 H2]] [--write FILE] [--zero-threats]".to_string(),
+        ),
+    }?;
+    Ok((arch, write, zero.is_some()))
 }
 
-/// The random network of `arch`'s piece-square set, with zero threat rows.
+/// The random network of `arch`'s piece-square set (with the same hidden
+/// layers, if any), with zero threat rows.
 fn zero_threats(arch: Arch) -> Network {
     let base_set = match arch.features {
         FeatureSet::PieceSquareThreats => FeatureSet::PieceSquare,
@@ -51,24 +72,21 @@ fn zero_threats(arch: Arch) -> Network {
         other => other,
     };
     let base = Network::random_arch(
-        Arch::new(base_set, arch.l1, arch.output_buckets).expect("a supported shape"),
+        Arch {
+            features: base_set,
+            ..arch
+        },
         1,
     );
-    let mut l1_w: Vec<i16> = (0..base_set.inputs())
-        .flat_map(|f| base.l1_row(f).to_vec())
-        .collect();
-    l1_w.resize(arch.inputs() * arch.l1, 0);
-    let out_w: Vec<i16> = (0..arch.output_buckets)
-        .flat_map(|b| base.output_weights(b).to_vec())
-        .collect();
-    let out_b: Vec<i16> = (0..arch.output_buckets)
-        .map(|b| base.output_bias(b))
-        .collect();
-    Network::new(arch, &l1_w, base.l1_bias(), &out_w, &out_b).expect("within the limits")
+    let mut blocks: Vec<Vec<i16>> = base.blocks().iter().map(|b| b.to_vec()).collect();
+    // The threat rows follow the piece-square rows.
+    blocks[0].resize(arch.inputs() * arch.l1, 0);
+    let blocks: Vec<&[i16]> = blocks.iter().map(|b| &b[..]).collect();
+    Network::from_blocks(arch, &blocks).expect("within the limits")
 }
 
 fn main() {
-    let arch = match arch() {
+    let (arch, write, zero) = match arch() {
         Ok(a) => a,
         Err(e) => {
             eprintln!("{e}");
@@ -76,17 +94,17 @@ fn main() {
         }
     };
     println!("{arch}");
-    let mut net = Network::random_arch(arch, 1);
-    if std::env::args().nth(5).as_deref() == Some("zero-threats") {
-        net = zero_threats(arch);
-    }
-    if let Some(path) = std::env::args().nth(4) {
+    let net = if zero {
+        zero_threats(arch)
+    } else {
+        Network::random_arch(arch, 1)
+    };
+    if let Some(path) = write {
         if let Err(e) = net.save(&path) {
             eprintln!("{e}");
             std::process::exit(1);
         }
-        println!("written to {path}");
-        return;
+        println!("wrote {path}");
     }
     let boards: Vec<Board> = POSITIONS
         .iter()

@@ -7,7 +7,11 @@
 //! weights, first-layer biases, output weights, output biases, `f32`), and
 //! last the FNV-1a-64 hash of everything before. Version 1, written before
 //! there was a choice of feature set, has no feature set field and is read
-//! as piece-square.
+//! as piece-square. Version 3 is a network with hidden layers: two `u32`
+//! more after the output buckets (H1, H2), and each of the three nets has
+//! four blocks more after the four (hidden-1 weights and biases, hidden-2
+//! weights and biases); a network without them is still written as
+//! version 2.
 
 use crate::model::FloatNet;
 use crate::train::TrainState;
@@ -17,6 +21,8 @@ use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"JJCKPT\0\0";
 pub const VERSION: u32 = 2;
+/// The version of checkpoints of networks with hidden layers.
+pub const VERSION_HIDDEN: u32 = 3;
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -35,14 +41,22 @@ pub fn to_bytes(state: &TrainState) -> Vec<u8> {
     let arch = state.net.arch;
     let mut out = Vec::with_capacity(48 + 3 * 4 * state.net.len());
     out.extend_from_slice(&MAGIC);
-    for v in [
-        VERSION,
+    let mut header = vec![
+        if arch.has_hidden() {
+            VERSION_HIDDEN
+        } else {
+            VERSION
+        },
         arch.features.id() as u32,
         arch.inputs() as u32,
         arch.l1 as u32,
         arch.output_buckets as u32,
-        state.epoch as u32,
-    ] {
+    ];
+    if arch.has_hidden() {
+        header.extend([arch.hidden[0] as u32, arch.hidden[1] as u32]);
+    }
+    header.push(state.epoch as u32);
+    for v in header {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend_from_slice(&state.step.to_le_bytes());
@@ -73,7 +87,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, String> {
     // Version 1 has no feature set field: the header is 4 bytes shorter.
     let (features, at) = match version {
         1 => (FeatureSet::PieceSquare, 12),
-        2 => {
+        2 | 3 => {
             let id = u32_at(12)?;
             let set = u16::try_from(id)
                 .ok()
@@ -92,6 +106,16 @@ pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, String> {
     }
     let arch = Arch::new(features, u32_at(at + 4)? as usize, u32_at(at + 8)? as usize)
         .map_err(|e| e.to_string())?;
+    // Version 3: the hidden sizes, then the rest as before.
+    let (arch, at) = if version == VERSION_HIDDEN {
+        let (h1, h2) = (u32_at(at + 12)? as usize, u32_at(at + 16)? as usize);
+        if h1 == 0 {
+            return Err("a version 3 checkpoint without hidden layers".into());
+        }
+        (arch.with_hidden(h1, h2).map_err(|e| e.to_string())?, at + 8)
+    } else {
+        (arch, at)
+    };
     let header_len = at + 24;
     let params = FloatNet::zeros(arch).len();
     let expected = header_len + 3 * 4 * params + 8;
@@ -190,6 +214,31 @@ mod tests {
         let mut bad = bytes.clone();
         bad[20..24].copy_from_slice(&100u32.to_le_bytes());
         assert!(from_bytes(&bad).unwrap_err().contains("L1 size 100"));
+        // A state with hidden layers: version 3, read back whole.
+        let arch = Arch::new(FeatureSet::PieceSquare, 128, 2)
+            .unwrap()
+            .with_hidden(16, 32)
+            .unwrap();
+        let mut h = TrainState::with_arch(arch, 3);
+        h.m.h2_b[5] = 0.75;
+        let bytes = to_bytes(&h);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+        assert_eq!(from_bytes(&bytes).unwrap(), h);
+        let mut bad = bytes.clone();
+        bad[32..36].copy_from_slice(&12u32.to_le_bytes());
+        assert!(
+            from_bytes(&bad)
+                .unwrap_err()
+                .contains("hidden layer size 12")
+        );
+        // Threat inputs with hidden layers: both kept.
+        let arch = Arch::new(FeatureSet::PieceSquareThreats, 64, 2)
+            .unwrap()
+            .with_hidden(8, 16)
+            .unwrap();
+        let mut th = TrainState::with_arch(arch, 4);
+        th.v.l1_w[1260 * 64 + 3] = 0.5;
+        assert_eq!(from_bytes(&to_bytes(&th)).unwrap(), th);
     }
 
     /// A version-1 checkpoint (no feature set field) still reads.

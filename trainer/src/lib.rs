@@ -19,14 +19,16 @@
 //! The command is `jiangjun train` (the `jiangjun` binary); its data comes
 //! from `jiangjun datagen` (self-play), or for tests from the `synth` example:
 //!
-//! The architecture is chosen by `--features`, `--hidden` and
-//! `--output-buckets` (net 2's by default) and written into the network
-//! file's header, which is all the engine needs to evaluate it.
+//! The architecture is chosen by `--features`, `--hidden`,
+//! `--output-buckets` and `--hidden-layers` (net 2's by default) and
+//! written into the network file's header, which is all the engine needs
+//! to evaluate it; the hidden layers' float model is [`stack`].
 //!
 //! ```sh
 //! jiangjun datagen --out selfplay.jjdata --positions 1000000 --seed 1
 //! jiangjun train --data selfplay.jjdata --out net.nnue --epochs 10 --threads 2
 //! jiangjun train --data selfplay.jjdata --out net3.nnue --features kingbucket6 --hidden 512 --output-buckets 8
+//! jiangjun train --data selfplay.jjdata --out deep.nnue --hidden 1024 --output-buckets 8 --hidden-layers 16,32
 //! cargo run --release -p jiangjun-trainer --example synth -- --out synth.jjdata --count 1000000
 //! ```
 
@@ -35,6 +37,7 @@ pub mod data;
 pub mod model;
 pub mod quantise;
 pub mod rng;
+pub mod stack;
 pub mod synth;
 pub mod train;
 
@@ -129,6 +132,22 @@ pub struct Args {
     /// Output buckets, chosen by the number of pieces (1..=16).
     #[arg(long, default_value_t = 1)]
     pub output_buckets: usize,
+    /// Two hidden layers after the accumulator, `H1,H2` (8..=64, multiples
+    /// of 8; e.g. `16,32`), one stack per output bucket; the accumulator's
+    /// halves then feed them through their pairwise product. Default none.
+    #[arg(long, value_parser = parse_hidden_layers)]
+    pub hidden_layers: Option<[usize; 2]>,
+}
+
+fn parse_hidden_layers(s: &str) -> Result<[usize; 2], String> {
+    let sizes: Vec<&str> = s.split(',').collect();
+    match sizes.as_slice() {
+        [a, b] => {
+            let num = |x: &str| x.trim().parse::<usize>().map_err(|e| format!("{x:?}: {e}"));
+            Ok([num(a)?, num(b)?])
+        }
+        _ => Err(format!("{s:?}: give two sizes, H1,H2 (such as 16,32)")),
+    }
 }
 
 fn parse_features(name: &str) -> Result<FeatureSet, String> {
@@ -141,7 +160,9 @@ fn parse_features(name: &str) -> Result<FeatureSet, String> {
 impl Args {
     /// The architecture these arguments ask for.
     pub fn arch(&self) -> Result<Arch, TrainError> {
+        let [h1, h2] = self.hidden_layers.unwrap_or([0, 0]);
         Arch::new(self.features, self.hidden, self.output_buckets)
+            .and_then(|a| a.with_hidden(h1, h2))
             .map_err(|e| TrainError::Config(e.to_string()))
     }
 

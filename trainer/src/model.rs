@@ -15,6 +15,10 @@
 //! eval   = SCALE · out   (centipawn-like, side to move's view)
 //! ```
 //!
+//! With hidden layers (`Arch::hidden`), `h` is the pairwise product of
+//! each perspective's halves and feeds one stack of layers per bucket
+//! ([`crate::stack`]); what follows is for networks without.
+//!
 //! Quantisation: `W1, b1 → round(· QA)`, `W2 → round(· QB)`,
 //! `b2 → round(· QA · QB)`; the engine's integer formula then computes the
 //! same `eval` up to rounding. The weights are kept inside the ranges that
@@ -23,7 +27,9 @@
 
 use crate::data::Chunk;
 use crate::rng::Rng;
+use crate::stack::{self, HIDDEN_B_LIMIT, HIDDEN_W_LIMIT, STACK_OUT_LIMIT};
 use jiangjun_engine::nnue::features::MAX_ACTIVE;
+use jiangjun_engine::nnue::stack::{MAX_HIDDEN_WEIGHT, QACT, QH, QO};
 use jiangjun_engine::nnue::threats::{MAX_THREAT_WEIGHT, MAX_THREATS, ThreatList};
 use jiangjun_engine::nnue::{
     Arch, FeatureSet, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, Network, QA, QB, SCALE, output_bucket,
@@ -150,9 +156,16 @@ pub struct FloatNet {
     /// First-layer weights, feature-major: `W1[f]` is `l1_w[f * L1..(f + 1) * L1]`.
     pub l1_w: Vec<f32>,
     pub l1_b: Vec<f32>,
-    /// Output weights per bucket: side to move's `L1`, then the other's.
+    /// Output weights per bucket: side to move's `L1`, then the other's;
+    /// with hidden layers, the `H2` weights of the last one.
     pub out_w: Vec<f32>,
     pub out_b: Vec<f32>,
+    /// Hidden layers (empty without): `buckets × H1 × L1`, `buckets × H1`,
+    /// `buckets × H2 × H1`, `buckets × H2`, output-major.
+    pub h1_w: Vec<f32>,
+    pub h1_b: Vec<f32>,
+    pub h2_w: Vec<f32>,
+    pub h2_b: Vec<f32>,
 }
 
 /// The first layer's values of one position for both perspectives (`L1` each).
@@ -164,28 +177,43 @@ pub struct Hidden {
 impl FloatNet {
     /// All parameters zero.
     pub fn zeros(arch: Arch) -> FloatNet {
-        let (l1, buckets) = (arch.l1, arch.output_buckets);
+        let (l1, buckets, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
+        let out = if arch.has_hidden() { h2 } else { 2 * l1 };
         FloatNet {
             arch,
             l1_w: vec![0.0; arch.inputs() * l1],
             l1_b: vec![0.0; l1],
-            out_w: vec![0.0; buckets * 2 * l1],
+            out_w: vec![0.0; buckets * out],
             out_b: vec![0.0; buckets],
+            h1_w: vec![0.0; buckets * h1 * l1],
+            h1_b: vec![0.0; buckets * h1],
+            h2_w: vec![0.0; buckets * h2 * h1],
+            h2_b: vec![0.0; buckets * h2],
         }
     }
 
     /// Random initial weights: first layer uniform in ±0.1 (with about 32
     /// active inputs, pre-activations of spread ≈ 0.33, inside SCReLU's
-    /// slope), output layer uniform in ±1/√(2·L1), biases zero.
+    /// slope), output layer uniform in ±1/√(2·L1), biases zero. With hidden
+    /// layers, each layer uniform in ±1/√inputs and the hidden biases 0.1
+    /// (inside the clipped ReLU's slope, so that every unit learns).
     pub fn random(arch: Arch, rng: &mut Rng) -> FloatNet {
         let mut net = FloatNet::zeros(arch);
         for w in &mut net.l1_w {
             *w = rng.symmetric(0.1);
         }
-        let a = 1.0 / ((2 * arch.l1) as f32).sqrt();
+        let [h1, h2] = arch.hidden;
+        let fan_in = if arch.has_hidden() { h2 } else { 2 * arch.l1 };
+        let a = 1.0 / (fan_in as f32).sqrt();
         for w in &mut net.out_w {
             *w = rng.symmetric(a);
         }
+        for (w, n) in [(&mut net.h1_w, arch.l1), (&mut net.h2_w, h1.max(1))] {
+            let a = 1.0 / (n as f32).sqrt();
+            w.iter_mut().for_each(|w| *w = rng.symmetric(a));
+        }
+        net.h1_b.fill(0.1);
+        net.h2_b.fill(0.1);
         net
     }
 
@@ -231,6 +259,9 @@ impl FloatNet {
     /// reproducible) that the compiler can keep in one vector register.
     #[inline(always)]
     pub fn output(&self, h: &Hidden, bucket: usize) -> f32 {
+        if self.arch.has_hidden() {
+            return stack::forward(self, h, bucket).out;
+        }
         let l1 = self.l1();
         let w = &self.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
         let mut lanes = [0.0f32; 8];
@@ -257,19 +288,24 @@ impl FloatNet {
     /// Keep every weight inside the range that quantises within the
     /// engine's limits.
     pub fn clip(&mut self) {
+        let clamp =
+            |v: &mut [f32], limit: f32| v.iter_mut().for_each(|w| *w = w.clamp(-limit, limit));
+        // Threat rows (after the piece-square rows) have their own limit.
         let n = self.piece_weights();
         let (piece_rows, threat_rows) = self.l1_w.split_at_mut(n);
-        for w in piece_rows.iter_mut().chain(self.l1_b.iter_mut()) {
-            *w = w.clamp(-L1_LIMIT, L1_LIMIT);
-        }
-        for w in threat_rows {
-            *w = w.clamp(-THREAT_LIMIT, THREAT_LIMIT);
-        }
-        for w in &mut self.out_w {
-            *w = w.clamp(-OUT_LIMIT, OUT_LIMIT);
-        }
-        for b in &mut self.out_b {
-            *b = b.clamp(-OUT_BIAS_LIMIT, OUT_BIAS_LIMIT);
+        clamp(piece_rows, L1_LIMIT);
+        clamp(threat_rows, THREAT_LIMIT);
+        clamp(&mut self.l1_b, L1_LIMIT);
+        if self.arch.has_hidden() {
+            clamp(&mut self.h1_w, HIDDEN_W_LIMIT);
+            clamp(&mut self.h2_w, HIDDEN_W_LIMIT);
+            clamp(&mut self.h1_b, HIDDEN_B_LIMIT);
+            clamp(&mut self.h2_b, HIDDEN_B_LIMIT);
+            clamp(&mut self.out_w, STACK_OUT_LIMIT);
+            clamp(&mut self.out_b, STACK_OUT_LIMIT);
+        } else {
+            clamp(&mut self.out_w, OUT_LIMIT);
+            clamp(&mut self.out_b, OUT_BIAS_LIMIT);
         }
     }
 
@@ -283,14 +319,26 @@ impl FloatNet {
         let (piece_rows, threat_rows) = self.l1_w.split_at(self.piece_weights());
         let mut l1_w = q(piece_rows, QA as f32, MAX_L1_WEIGHT);
         l1_w.extend(q(threat_rows, QA as f32, MAX_THREAT_WEIGHT));
-        Network::new(
-            self.arch,
-            &l1_w,
-            &q(&self.l1_b, QA as f32, MAX_L1_WEIGHT),
-            &q(&self.out_w, QB as f32, MAX_OUT_WEIGHT),
-            &q(&self.out_b, (QA * QB) as f32, i16::MAX),
-        )
-        .expect("quantised weights have the engine's shape and limits")
+        let mut blocks = vec![l1_w, q(&self.l1_b, QA as f32, MAX_L1_WEIGHT)];
+        if self.arch.has_hidden() {
+            let hw = MAX_HIDDEN_WEIGHT;
+            blocks.extend([
+                q(&self.h1_w, QH as f32, hw),
+                q(&self.h1_b, (QACT * QH) as f32, i16::MAX),
+                q(&self.h2_w, QH as f32, hw),
+                q(&self.h2_b, (QACT * QH) as f32, i16::MAX),
+                q(&self.out_w, QO as f32, i16::MAX),
+                q(&self.out_b, QO as f32, i16::MAX),
+            ]);
+        } else {
+            blocks.extend([
+                q(&self.out_w, QB as f32, MAX_OUT_WEIGHT),
+                q(&self.out_b, (QA * QB) as f32, i16::MAX),
+            ]);
+        }
+        let blocks: Vec<&[i16]> = blocks.iter().map(|b| &b[..]).collect();
+        Network::from_blocks(self.arch, &blocks)
+            .expect("quantised weights have the engine's shape and limits")
     }
 
     /// The float network whose weights are exactly those of an engine
@@ -306,6 +354,28 @@ impl FloatNet {
         }
         for (w, &q) in f.l1_b.iter_mut().zip(net.l1_bias()) {
             *w = q as f32 / QA as f32;
+        }
+        if net.arch().has_hidden() {
+            // The file's blocks, in order, each at its scale.
+            let blocks = net.blocks();
+            let scales = [QH, QACT * QH, QH, QACT * QH, QO, QO];
+            for ((dst, src), scale) in [
+                &mut f.h1_w,
+                &mut f.h1_b,
+                &mut f.h2_w,
+                &mut f.h2_b,
+                &mut f.out_w,
+                &mut f.out_b,
+            ]
+            .into_iter()
+            .zip(&blocks[2..])
+            .zip(scales)
+            {
+                for (w, &q) in dst.iter_mut().zip(src.iter()) {
+                    *w = q as f32 / scale as f32;
+                }
+            }
+            return f;
         }
         for (bucket, row) in f.out_w.chunks_exact_mut(2 * l1).enumerate() {
             for (w, &q) in row.iter_mut().zip(net.output_weights(bucket)) {
@@ -324,7 +394,7 @@ impl FloatNet {
 
     /// Number of parameters.
     pub fn len(&self) -> usize {
-        self.l1_w.len() + self.l1_b.len() + self.out_w.len() + self.out_b.len()
+        self.blocks().iter().map(|b| b.len()).sum()
     }
 
     /// Never: every architecture has weights. (For clippy's `len_without_is_empty`.)
@@ -332,18 +402,34 @@ impl FloatNet {
         false
     }
 
-    /// The four parameter blocks, in file order.
-    pub fn blocks(&self) -> [&[f32]; 4] {
-        [&self.l1_w, &self.l1_b, &self.out_w, &self.out_b]
+    /// The parameter blocks, in checkpoint order: first layer weights and
+    /// biases, output weights and biases, then the hidden layers' weights
+    /// and biases (empty without hidden layers, so such a checkpoint is
+    /// what it was before they existed).
+    pub fn blocks(&self) -> [&[f32]; 8] {
+        [
+            &self.l1_w,
+            &self.l1_b,
+            &self.out_w,
+            &self.out_b,
+            &self.h1_w,
+            &self.h1_b,
+            &self.h2_w,
+            &self.h2_b,
+        ]
     }
 
-    /// The four parameter blocks, mutable.
-    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 4] {
+    /// The parameter blocks, mutable.
+    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 8] {
         [
             &mut self.l1_w,
             &mut self.l1_b,
             &mut self.out_w,
             &mut self.out_b,
+            &mut self.h1_w,
+            &mut self.h1_b,
+            &mut self.h2_w,
+            &mut self.h2_b,
         ]
     }
 }
@@ -476,5 +562,34 @@ mod tests {
         let mut wild = FloatNet::zeros(Arch::NET2);
         wild.out_w[0] = 1e6;
         assert_eq!(wild.quantise().output_weights(0)[0], MAX_OUT_WEIGHT);
+    }
+
+    /// With threat inputs and hidden layers at once, each block keeps its
+    /// own limit: piece-square rows, threat rows and int8 hidden weights.
+    #[test]
+    fn clipping_with_threats_and_hidden_layers() {
+        let arch = Arch::new(FeatureSet::PieceSquareThreats, 64, 1)
+            .unwrap()
+            .with_hidden(8, 8)
+            .unwrap();
+        let mut net = FloatNet::zeros(arch);
+        let first_threat = 1260 * 64;
+        net.l1_w[first_threat - 1] = 100.0;
+        net.l1_w[first_threat] = 100.0;
+        net.l1_w[first_threat + 1] = -100.0;
+        net.h1_w[0] = 100.0;
+        net.h2_w[0] = -100.0;
+        net.clip();
+        assert_eq!(net.l1_w[first_threat - 1], L1_LIMIT);
+        assert_eq!(net.l1_w[first_threat], THREAT_LIMIT);
+        assert_eq!(net.l1_w[first_threat + 1], -THREAT_LIMIT);
+        let q = net.quantise();
+        assert_eq!(q.l1_row(1259)[63], MAX_L1_WEIGHT);
+        assert_eq!(
+            &q.l1_row(1260)[..2],
+            &[MAX_THREAT_WEIGHT, -MAX_THREAT_WEIGHT]
+        );
+        assert_eq!(q.hidden_layer(0, 0).0[0], MAX_HIDDEN_WEIGHT);
+        assert_eq!(q.hidden_layer(1, 0).0[0], -MAX_HIDDEN_WEIGHT);
     }
 }

@@ -17,7 +17,9 @@
 //! then re-centres the bias. `c_j(x)` are the engine's own clamped
 //! accumulator values, so the refit also absorbs the first layer's
 //! rounding. Only the output layer and bias change; the first layer is
-//! rounded to nearest.
+//! rounded to nearest. A network with hidden layers is rounded to nearest
+//! throughout (its output layer reads the hidden layers, not the
+//! accumulator).
 
 use crate::data::{Chunk, Record};
 use crate::model::FloatNet;
@@ -32,6 +34,9 @@ const PASSES: usize = 8;
 /// fewer than `2 · L1` calibration positions keep nearest rounding.
 pub fn quantise_calibrated(net: &FloatNet, calibration: &[Chunk]) -> Network {
     let base = net.quantise();
+    if net.arch.has_hidden() {
+        return base;
+    }
     let (l1, buckets) = (net.l1(), net.arch.output_buckets);
     let mut out_w: Vec<i16> = (0..buckets)
         .flat_map(|b| base.output_weights(b).to_vec())

@@ -240,14 +240,22 @@ impl ThreatEvents {
 /// `update_from` equal a refresh after every move, through captures of
 /// attacking and attacked pieces, cannon screens and horse legs and rook
 /// lines opening and closing, and king moves (across buckets for
-/// `kingbucket6+threats`); and the evaluation equals the refreshed one.
+/// `kingbucket6+threats`); and the evaluation equals the refreshed one,
+/// also for a net with hidden layers after the accumulator, read back
+/// from its file.
 #[test]
 fn threat_inputs_update_incrementally() {
     for arch in [
         Arch::new(FeatureSet::PieceSquareThreats, 128, 4).unwrap(),
         Arch::new(FeatureSet::KingBucket6Threats, 64, 8).unwrap(),
+        Arch::new(FeatureSet::PieceSquareThreats, 128, 4)
+            .unwrap()
+            .with_hidden(16, 32)
+            .unwrap(),
     ] {
-        let net = Network::random_arch(arch, 11);
+        let random = Network::random_arch(arch, 11);
+        let net = Network::from_bytes(&random.to_bytes()).unwrap();
+        assert_eq!(net, random, "{arch}: the file round trip");
         let mut next = rng(0x7417);
         let mut events = ThreatEvents::default();
         let mut most = 0;

@@ -1,6 +1,7 @@
-//! Network architectures: the feature set, the accumulator width (L1) and
-//! the number of output buckets, as a network file's header names them,
-//! and every error reading or building a network can give.
+//! Network architectures: the feature set, the accumulator width (L1), the
+//! number of output buckets and the hidden layers after the accumulator (if
+//! any), as a network file's header names them, and every error reading or
+//! building a network can give.
 //!
 //! One engine evaluates any architecture within the limits here; the
 //! network it is given decides which (net 2 is [`Arch::NET2`]).
@@ -10,8 +11,12 @@ use std::fmt;
 
 /// The first bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"JJNNUE\0\0";
-/// The format version this engine reads and writes.
+/// The format version of networks without hidden layers (the accumulator
+/// straight into one output per bucket).
 pub const VERSION: u16 = 1;
+/// The format version of networks with hidden layers (`Arch::hidden`); the
+/// header's byte 30 and 31 give their sizes (reserved, zero, in version 1).
+pub const VERSION_HIDDEN: u16 = 2;
 /// Length of the header before the payload.
 pub const HEADER_LEN: usize = 48;
 
@@ -23,6 +28,11 @@ pub const L1_STEP: usize = 64;
 pub const MAX_L1: usize = 2048;
 /// Most output buckets accepted (more than the 31 piece counts is useless).
 pub const MAX_OUTPUT_BUCKETS: usize = 16;
+/// Hidden layer sizes are multiples of this (whole SIMD blocks of the
+/// second hidden layer's input) ...
+pub const HIDDEN_STEP: usize = 8;
+/// ... up to this (a byte in the header; wider would cost more than it can give).
+pub const MAX_HIDDEN: usize = 64;
 
 /// The shape of a network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,7 +41,11 @@ pub struct Arch {
     /// Accumulator units per perspective.
     pub l1: usize,
     /// Output buckets, chosen by piece count (`features::output_bucket`).
+    /// With hidden layers each bucket has its own stack of them.
     pub output_buckets: usize,
+    /// Sizes of the two hidden layers after the accumulator (`[0, 0]`: none,
+    /// the accumulator feeds one output per bucket, version 1 files).
+    pub hidden: [usize; 2],
 }
 
 impl Arch {
@@ -40,6 +54,7 @@ impl Arch {
         features: FeatureSet::PieceSquare,
         l1: 256,
         output_buckets: 1,
+        hidden: [0, 0],
     };
 
     /// An architecture, if the engine supports it.
@@ -62,7 +77,58 @@ impl Arch {
             features,
             l1,
             output_buckets,
+            hidden: [0, 0],
         })
+    }
+
+    /// This architecture with hidden layers of `h1` and `h2` units after
+    /// the accumulator (both 0: none), if the engine supports them.
+    pub fn with_hidden(self, h1: usize, h2: usize) -> Result<Arch, NnueError> {
+        let ok = |h: usize| h > 0 && h.is_multiple_of(HIDDEN_STEP) && h <= MAX_HIDDEN;
+        if !(h1 == 0 && h2 == 0) {
+            for (what, h) in [
+                ("first hidden layer size", h1),
+                ("second hidden layer size", h2),
+            ] {
+                if !ok(h) {
+                    return Err(NnueError::Unsupported {
+                        what,
+                        found: h as u64,
+                        allowed: "a multiple of 8 from 8 to 64",
+                    });
+                }
+            }
+        }
+        Ok(Arch {
+            hidden: [h1, h2],
+            ..self
+        })
+    }
+
+    /// Whether the accumulator feeds hidden layers.
+    #[inline(always)]
+    pub const fn has_hidden(&self) -> bool {
+        self.hidden[0] != 0
+    }
+
+    /// The file format version of this architecture.
+    pub const fn version(&self) -> u16 {
+        if self.has_hidden() {
+            VERSION_HIDDEN
+        } else {
+            VERSION
+        }
+    }
+
+    /// `i16` values of one output bucket's layers after the accumulator:
+    /// with hidden layers `H1 × L1 + H1 + H2 × H1 + H2 + H2 + 1`, else `2·L1 + 1`.
+    pub const fn stack_values(&self) -> usize {
+        let [h1, h2] = self.hidden;
+        if self.has_hidden() {
+            h1 * self.l1 + h1 + h2 * h1 + h2 + h2 + 1
+        } else {
+            2 * self.l1 + 1
+        }
     }
 
     /// Inputs per perspective.
@@ -73,7 +139,7 @@ impl Arch {
     /// Number of `i16` values in the file's payload.
     pub const fn payload_values(&self) -> usize {
         let (l1, b) = (self.l1, self.output_buckets);
-        self.inputs() * l1 + l1 + b * 2 * l1 + b
+        self.inputs() * l1 + l1 + b * self.stack_values()
     }
 
     /// Length of the payload in bytes.
@@ -88,24 +154,40 @@ impl Arch {
 
     /// The longest file of any supported architecture.
     pub const fn max_file_len() -> usize {
-        Arch {
+        // The widest feature set (with threats), without and with the
+        // deepest hidden layers.
+        let widest = Arch {
             features: FeatureSet::KingBucket6Threats,
             l1: MAX_L1,
             output_buckets: MAX_OUTPUT_BUCKETS,
-        }
-        .file_len()
+            hidden: [0, 0],
+        };
+        let deepest = Arch {
+            hidden: [MAX_HIDDEN, MAX_HIDDEN],
+            ..widest
+        };
+        let (a, b) = (widest.file_len(), deepest.file_len());
+        if a > b { a } else { b }
     }
 }
 
-/// `kingbucket6 x 512 -> 8 buckets`.
+/// `kingbucket6 (7560 inputs) x 512 -> 8 output buckets`; with hidden
+/// layers `psq (1260 inputs) x 1024 -> 16 -> 32 -> 8 output buckets`.
 impl fmt::Display for Arch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} ({} inputs) x {} -> {} output bucket{}",
+            "{} ({} inputs) x {} -> ",
             self.features,
             self.inputs(),
-            self.l1,
+            self.l1
+        )?;
+        if self.has_hidden() {
+            write!(f, "{} -> {} -> ", self.hidden[0], self.hidden[1])?;
+        }
+        write!(
+            f,
+            "{} output bucket{}",
             self.output_buckets,
             if self.output_buckets == 1 { "" } else { "s" }
         )
@@ -119,7 +201,10 @@ pub enum NnueError {
     TooShort { found: usize },
     #[error("not a Jiangjun network file: this is {kind}")]
     BadMagic { kind: String },
-    #[error("network file version {found} is not supported (this engine reads version {VERSION})")]
+    #[error(
+        "network file version {found} is not supported (this engine reads version {VERSION}, \
+         and {VERSION_HIDDEN} for nets with hidden layers)"
+    )]
     UnsupportedVersion { found: u16 },
     #[error(
         "network feature set {found} is unknown (this engine reads 0 = psq, 1 = kingbucket6, \
@@ -196,18 +281,38 @@ mod tests {
             let e = Arch::new(FeatureSet::PieceSquare, l1, buckets).unwrap_err();
             assert!(e.to_string().contains("not supported"), "{e}");
         }
-        // The largest: 25,200 inputs x 2048, about 103 MB.
-        assert_eq!(
-            Arch::max_file_len(),
-            Arch::new(FeatureSet::KingBucket6Threats, MAX_L1, MAX_OUTPUT_BUCKETS)
-                .unwrap()
-                .file_len()
-        );
+        // The largest: 25,200 inputs x 2048, then 64 and 64 hidden units
+        // per bucket, about 108 MB.
+        let widest = Arch::new(FeatureSet::KingBucket6Threats, MAX_L1, MAX_OUTPUT_BUCKETS).unwrap();
+        let deepest = widest.with_hidden(MAX_HIDDEN, MAX_HIDDEN).unwrap();
+        assert!(deepest.file_len() > widest.file_len());
+        assert_eq!(Arch::max_file_len(), deepest.file_len());
         assert!(Arch::max_file_len() < 128 << 20);
         let t = Arch::new(FeatureSet::PieceSquareThreats, 512, 8).unwrap();
         assert_eq!(
             t.to_string(),
             "psq+threats (18900 inputs) x 512 -> 8 output buckets"
         );
+    }
+
+    #[test]
+    fn hidden_layers() {
+        let a = Arch::new(FeatureSet::PieceSquare, 1024, 8).unwrap();
+        assert_eq!(a.with_hidden(0, 0).unwrap(), a);
+        assert_eq!(a.version(), VERSION);
+        let h = a.with_hidden(16, 32).unwrap();
+        assert_eq!(h.version(), VERSION_HIDDEN);
+        assert_eq!(
+            h.payload_values(),
+            1260 * 1024 + 1024 + 8 * (16 * 1024 + 16 + 32 * 16 + 32 + 32 + 1)
+        );
+        assert_eq!(
+            h.to_string(),
+            "psq (1260 inputs) x 1024 -> 16 -> 32 -> 8 output buckets"
+        );
+        for (h1, h2) in [(16, 0), (0, 32), (12, 32), (16, 72)] {
+            let e = a.with_hidden(h1, h2).unwrap_err();
+            assert!(e.to_string().contains("hidden layer size"), "{e}");
+        }
     }
 }

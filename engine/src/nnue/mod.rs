@@ -19,7 +19,14 @@
 //! | net 3 (built in; `jiangjun train --features psq --hidden 512 --output-buckets 8`) | `psq` (id 0) | 1260 | 512 | 8 |
 //! | king-bucketed candidates (`--features kingbucket6`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
 //! | threat inputs (see [`threats`]) | `psq+threats` (id 2), `kingbucket6+threats` (id 3) | 18900, 25200 | any | any |
-//! | any other | either | its own | 64..=2048, a multiple of 64 | 1..=16 |
+//! | any other | any | its own | 64..=2048, a multiple of 64 | 1..=16 |
+//!
+//! A network of any feature set, threat inputs included, may also have two
+//! hidden layers after the accumulator, one stack of them per output
+//! bucket (`jiangjun train --hidden-layers 16,32`, file version 2): the
+//! accumulator's output is then the pairwise product of its halves, and
+//! the layers are int8 ([`stack`]). Without them (version 1, every net so
+//! far) the output is as below.
 //!
 //! * **Features** ([`features`]): one input per (own/their × 7 kinds) × 90
 //!   squares, from each side's perspective. Red sees the board as it is;
@@ -95,6 +102,7 @@ pub mod finny;
 pub mod network;
 mod rows;
 pub mod simd;
+pub mod stack;
 pub mod threats;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
@@ -277,13 +285,18 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
     )
 }
 
+/// [`evaluate`] as the build target compiles it, without the AVX2 copy:
+/// the portable fallback (the same integers, tested).
 #[inline(always)]
-fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+pub(crate) fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
     rows::by_width!(net.l1(), evaluate_n, net, acc, side_to_move)
 }
 
 #[inline(always)]
 fn evaluate_n<const N: usize>(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    if net.arch().has_hidden() {
+        return stack::evaluate_stack::<N>(net, acc, side_to_move);
+    }
     let bucket = acc.output_bucket(net);
     let w = net.output_weights(bucket);
     let (us, them) = w.split_at(net.l1());

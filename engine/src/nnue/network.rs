@@ -1,17 +1,17 @@
 //! The quantised network and its file format.
 //!
-//! # File format (version 1), all numbers little-endian
+//! # File format (versions 1 and 2), all numbers little-endian
 //!
 //! | bytes   | field                                                  |
 //! |---------|--------------------------------------------------------|
 //! | 0..8    | magic `JJNNUE\0\0`                                     |
-//! | 8..10   | `u16` format version (1)                               |
+//! | 8..10   | `u16` format version: 1 without hidden layers, 2 with  |
 //! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6`, 2 = `psq+threats`, 3 = `kingbucket6+threats` (see `features`) |
 //! | 12..16  | `u32` inputs per perspective (1260, 7560, 18900 or 25200: the feature set's) |
 //! | 16..20  | `u32` L1, accumulator units per perspective (64..=2048, a multiple of 64) |
 //! | 20..24  | `u32` output buckets (1..=16)                          |
 //! | 24..26  | `u16` QA · 26..28 `u16` QB · 28..30 `u16` SCALE        |
-//! | 30..32  | reserved, 0                                            |
+//! | 30, 31  | version 1: reserved, 0; version 2: `u8` H1 and `u8` H2, the hidden layer sizes (8..=64, multiples of 8) |
 //! | 32..40  | `u64` payload length in bytes                          |
 //! | 40..48  | `u64` FNV-1a 64-bit hash of the payload                |
 //! | 48..    | payload: `i16` values                                  |
@@ -19,22 +19,33 @@
 //! The payload, in order: first-layer weights, feature-major (`inputs × L1`:
 //! the L1 weights of feature 0, then of feature 1, ...; a threat set's
 //! threat rows last, each weight within ±`MAX_THREAT_WEIGHT`); first-layer biases
-//! (`L1`); output weights per bucket (`buckets × 2·L1`: the side to move's
-//! half, then the other side's); output biases (`buckets`).
+//! (`L1`); then, version 1, output weights per bucket (`buckets × 2·L1`:
+//! the side to move's half, then the other side's) and output biases
+//! (`buckets`); version 2, per bucket and block after block: hidden-layer-1
+//! weights (`buckets × H1 × L1`, output-major: the L1 weights of unit 0,
+//! then of unit 1, ...), its biases (`buckets × H1`), hidden-layer-2
+//! weights (`buckets × H2 × H1`), its biases (`buckets × H2`), output
+//! weights (`buckets × H2`) and output biases (`buckets`). The hidden
+//! layers' quantisation is fixed by the version (see `nnue::stack`).
+//! Any feature set may have hidden layers: the threat inputs and the
+//! hidden layers are independent of each other.
 //!
-//! The header chooses the architecture ([`Arch`]): the feature set, L1 and
-//! the bucket count may be anything the engine supports, and the inputs and
-//! the payload length must be what those imply, so a file is never read
-//! with the wrong shape. The quantisation constants must be the engine's.
+//! The header chooses the architecture ([`Arch`]): the feature set, L1,
+//! the bucket count and the hidden sizes may be anything the engine
+//! supports, and the inputs and the payload length must be what those
+//! imply, so a file is never read with the wrong shape. The quantisation
+//! constants must be the engine's. An engine older than version 2 refuses
+//! a file with hidden layers by its version.
 
 use super::arch::{Arch, NnueError};
 use super::features::FeatureSet;
+use super::stack::MAX_HIDDEN_WEIGHT;
 use super::threats::MAX_THREAT_WEIGHT;
 use super::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use std::path::Path;
 use xiangqi::rng::{GAMMA, SplitMix64};
 
-pub use super::arch::{HEADER_LEN, MAGIC, VERSION};
+pub use super::arch::{HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN};
 
 /// A quantised network (see the module docs of `nnue` for the arithmetic).
 /// Every instance satisfies the weight limits, so evaluation never overflows.
@@ -44,7 +55,14 @@ pub struct Network {
     /// `inputs × L1`, feature-major.
     l1_weights: Box<[i16]>,
     l1_bias: Box<[i16]>,
-    /// `buckets × 2·L1`.
+    /// Hidden layers 1 and 2 (empty without): weights `buckets × H1 × L1`
+    /// and `buckets × H2 × H1`, output-major; biases `buckets × H`.
+    hidden_weights: [Box<[i16]>; 2],
+    hidden_bias: [Box<[i16]>; 2],
+    /// Hidden layer 1's weights again as `i8` (what the evaluation reads:
+    /// half the bytes per evaluation, and AVX2's byte multiply-add).
+    hidden1_i8: Box<[i8]>,
+    /// `buckets × 2·L1`, or `buckets × H2` with hidden layers.
     out_weights: Box<[i16]>,
     out_bias: Box<[i16]>,
 }
@@ -96,9 +114,9 @@ fn check_len(what: &'static str, values: &[i16], expected: usize) -> Result<(), 
 }
 
 impl Network {
-    /// Build a network of architecture `arch` from its four parameter
-    /// blocks, laid out as in the file's payload. Checks the lengths and the
-    /// weight limits.
+    /// Build a network of architecture `arch` (without hidden layers) from
+    /// its four parameter blocks, laid out as in the file's payload. Checks
+    /// the lengths and the weight limits.
     pub fn new(
         arch: Arch,
         l1_weights: &[i16],
@@ -106,26 +124,94 @@ impl Network {
         out_weights: &[i16],
         out_bias: &[i16],
     ) -> Result<Network, NnueError> {
-        let arch = Arch::new(arch.features, arch.l1, arch.output_buckets)?;
-        let (l1, buckets) = (arch.l1, arch.output_buckets);
-        check_len("first-layer weights", l1_weights, arch.inputs() * l1)?;
-        check_len("first-layer biases", l1_bias, l1)?;
-        check_len("output weights", out_weights, buckets * 2 * l1)?;
-        check_len("output biases", out_bias, buckets)?;
+        Network::from_blocks(arch, &[l1_weights, l1_bias, out_weights, out_bias])
+    }
+
+    /// Build a network of architecture `arch` from its parameter blocks in
+    /// the payload's order: four without hidden layers (first-layer
+    /// weights and biases, output weights and biases), eight with them
+    /// (first-layer weights and biases, hidden-1 weights and biases,
+    /// hidden-2 weights and biases, output weights and biases). Checks the
+    /// lengths and the weight limits.
+    pub fn from_blocks(arch: Arch, blocks: &[&[i16]]) -> Result<Network, NnueError> {
+        let arch = Arch::new(arch.features, arch.l1, arch.output_buckets)?
+            .with_hidden(arch.hidden[0], arch.hidden[1])?;
+        let (l1, buckets, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
+        let expected: &[(&'static str, usize)] = if arch.has_hidden() {
+            &[
+                ("first-layer weights", arch.inputs() * l1),
+                ("first-layer biases", l1),
+                ("hidden-layer-1 weights", buckets * h1 * l1),
+                ("hidden-layer-1 biases", buckets * h1),
+                ("hidden-layer-2 weights", buckets * h2 * h1),
+                ("hidden-layer-2 biases", buckets * h2),
+                ("output weights", buckets * h2),
+                ("output biases", buckets),
+            ]
+        } else {
+            &[
+                ("first-layer weights", arch.inputs() * l1),
+                ("first-layer biases", l1),
+                ("output weights", buckets * 2 * l1),
+                ("output biases", buckets),
+            ]
+        };
+        if blocks.len() != expected.len() {
+            return Err(NnueError::Shape {
+                what: "parameter block list",
+                expected: expected.len(),
+                found: blocks.len(),
+            });
+        }
+        for (block, &(what, len)) in blocks.iter().zip(expected) {
+            check_len(what, block, len)?;
+        }
         // Threat rows (after the piece-square rows) have their own limit:
         // up to `MAX_THREATS` of them are active at once.
-        let (piece_rows, threat_rows) = l1_weights.split_at(arch.features.piece_inputs() * l1);
+        let (piece_rows, threat_rows) = blocks[0].split_at(arch.features.piece_inputs() * l1);
         check_range("first-layer weights", piece_rows, MAX_L1_WEIGHT)?;
         check_range("threat weights", threat_rows, MAX_THREAT_WEIGHT)?;
-        check_range("first-layer biases", l1_bias, MAX_L1_WEIGHT)?;
-        check_range("output weights", out_weights, MAX_OUT_WEIGHT)?;
+        check_range("first-layer biases", blocks[1], MAX_L1_WEIGHT)?;
+        let empty: Box<[i16]> = Box::new([]);
+        let (hidden_weights, hidden_bias, out) = if arch.has_hidden() {
+            // Hidden weights are int8 (kept as i16 for the multiply-adds);
+            // biases and output weights may be any i16 (see `stack`).
+            check_range("hidden-layer-1 weights", blocks[2], MAX_HIDDEN_WEIGHT)?;
+            check_range("hidden-layer-2 weights", blocks[4], MAX_HIDDEN_WEIGHT)?;
+            (
+                [blocks[2].into(), blocks[4].into()],
+                [blocks[3].into(), blocks[5].into()],
+                6,
+            )
+        } else {
+            check_range("output weights", blocks[2], MAX_OUT_WEIGHT)?;
+            ([empty.clone(), empty.clone()], [empty.clone(), empty], 2)
+        };
         Ok(Network {
             arch,
-            l1_weights: l1_weights.into(),
-            l1_bias: l1_bias.into(),
-            out_weights: out_weights.into(),
-            out_bias: out_bias.into(),
+            l1_weights: blocks[0].into(),
+            l1_bias: blocks[1].into(),
+            hidden1_i8: hidden_weights[0].iter().map(|&w| w as i8).collect(),
+            hidden_weights,
+            hidden_bias,
+            out_weights: blocks[out].into(),
+            out_bias: blocks[out + 1].into(),
         })
+    }
+
+    /// The parameter blocks in the payload's order (see [`Network::from_blocks`]).
+    pub fn blocks(&self) -> Vec<&[i16]> {
+        let mut v: Vec<&[i16]> = vec![&self.l1_weights, &self.l1_bias];
+        if self.arch.has_hidden() {
+            v.extend([
+                &*self.hidden_weights[0],
+                &self.hidden_bias[0],
+                &self.hidden_weights[1],
+                &self.hidden_bias[1],
+            ]);
+        }
+        v.extend([&*self.out_weights, &self.out_bias]);
+        v
     }
 
     /// A network of net 2's architecture with random weights within the
@@ -140,14 +226,35 @@ impl Network {
         let mut rng = SplitMix64::new(seed ^ GAMMA);
         let mut next =
             |range: i32| ((rng.next_u64() >> 33) % (2 * range as u64 + 1)) as i32 - range;
-        let (l1, buckets) = (arch.l1, arch.output_buckets);
-        let l1w: Vec<i16> = (0..arch.inputs() * l1).map(|_| next(48) as i16).collect();
-        let l1b: Vec<i16> = (0..l1).map(|_| (next(64) + 64) as i16).collect();
-        let ow: Vec<i16> = (0..buckets * 2 * l1)
-            .map(|_| next(MAX_OUT_WEIGHT as i32) as i16)
-            .collect();
-        let ob: Vec<i16> = (0..buckets).map(|_| next(1000) as i16).collect();
-        Network::new(arch, &l1w, &l1b, &ow, &ob).expect("random weights are within the limits")
+        let (l1, buckets, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
+        let mut block = |n: usize, range: i32, offset: i32| -> Vec<i16> {
+            (0..n).map(|_| (next(range) + offset) as i16).collect()
+        };
+        let l1w = block(arch.inputs() * l1, 48, 0);
+        let l1b = block(l1, 64, 64);
+        let blocks = if arch.has_hidden() {
+            // Small hidden weights and centred biases keep the hidden units
+            // inside their clipped range often enough to matter.
+            vec![
+                l1w,
+                l1b,
+                block(buckets * h1 * l1, 16, 0),
+                block(buckets * h1, 4000, 0),
+                block(buckets * h2 * h1, MAX_HIDDEN_WEIGHT as i32, 0),
+                block(buckets * h2, 4000, 0),
+                block(buckets * h2, 400, 0),
+                block(buckets, 1000, 0),
+            ]
+        } else {
+            vec![
+                l1w,
+                l1b,
+                block(buckets * 2 * l1, MAX_OUT_WEIGHT as i32, 0),
+                block(buckets, 1000, 0),
+            ]
+        };
+        let blocks: Vec<&[i16]> = blocks.iter().map(|b| &b[..]).collect();
+        Network::from_blocks(arch, &blocks).expect("random weights are within the limits")
     }
 
     /// The architecture.
@@ -181,14 +288,46 @@ impl Network {
         &self.l1_bias
     }
 
-    /// The output weights of `bucket`: side to move's `L1`, then the other's.
+    /// The output weights of `bucket`: side to move's `L1`, then the
+    /// other's; with hidden layers, the `H2` weights of the last one.
     #[inline(always)]
     pub fn output_weights(&self, bucket: usize) -> &[i16] {
-        let w = 2 * self.arch.l1;
+        let w = if self.arch.has_hidden() {
+            self.arch.hidden[1]
+        } else {
+            2 * self.arch.l1
+        };
         &self.out_weights[bucket * w..(bucket + 1) * w]
     }
 
-    /// The output bias of `bucket`, in units of `1 / (QA · QB)`.
+    /// Hidden layer `layer`'s (0 or 1) weights in `bucket`'s stack,
+    /// output-major (`H × inputs`), and its biases (`H`). Empty slices for
+    /// a network without hidden layers.
+    #[inline(always)]
+    pub fn hidden_layer(&self, layer: usize, bucket: usize) -> (&[i16], &[i16]) {
+        let [h1, h2] = self.arch.hidden;
+        let (outputs, inputs) = [(h1, self.arch.l1), (h2, h1)][layer];
+        let w = &self.hidden_weights[layer];
+        let b = &self.hidden_bias[layer];
+        if w.is_empty() {
+            return (w, b);
+        }
+        (
+            &w[bucket * outputs * inputs..(bucket + 1) * outputs * inputs],
+            &b[bucket * outputs..(bucket + 1) * outputs],
+        )
+    }
+
+    /// Hidden layer 1's weights in `bucket`'s stack as `i8` (the values of
+    /// [`Network::hidden_layer`]`(0, bucket).0`, all within ±127).
+    #[inline(always)]
+    pub fn hidden1_i8(&self, bucket: usize) -> &[i8] {
+        let n = self.arch.hidden[0] * self.arch.l1;
+        &self.hidden1_i8[bucket * n..(bucket + 1) * n]
+    }
+
+    /// The output bias of `bucket`, in units of `1 / (QA · QB)` (with
+    /// hidden layers, of `1 / QO`: see `stack`).
     #[inline(always)]
     pub fn output_bias(&self, bucket: usize) -> i16 {
         self.out_bias[bucket]
@@ -203,12 +342,7 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload_len = self.arch.payload_len();
         let mut payload = Vec::with_capacity(payload_len);
-        for block in [
-            &self.l1_weights,
-            &self.l1_bias,
-            &self.out_weights,
-            &self.out_bias,
-        ] {
+        for block in self.blocks() {
             for v in block.iter() {
                 payload.extend_from_slice(&v.to_le_bytes());
             }
@@ -216,7 +350,7 @@ impl Network {
         debug_assert_eq!(payload.len(), payload_len);
         let mut out = Vec::with_capacity(HEADER_LEN + payload_len);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&self.arch.version().to_le_bytes());
         out.extend_from_slice(&self.arch.features.id().to_le_bytes());
         out.extend_from_slice(&(self.arch.inputs() as u32).to_le_bytes());
         out.extend_from_slice(&(self.arch.l1 as u32).to_le_bytes());
@@ -224,7 +358,8 @@ impl Network {
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u16).to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
+        // Zero in version 1 (reserved); the hidden sizes in version 2.
+        out.extend_from_slice(&[self.arch.hidden[0] as u8, self.arch.hidden[1] as u8]);
         out.extend_from_slice(&(payload_len as u64).to_le_bytes());
         out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
         debug_assert_eq!(out.len(), HEADER_LEN);
@@ -237,8 +372,9 @@ impl Network {
     fn read_header(h: &[u8]) -> Result<Arch, NnueError> {
         let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
         let u32_at = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]) as u64;
-        if u16_at(8) != VERSION {
-            return Err(NnueError::UnsupportedVersion { found: u16_at(8) });
+        let version = u16_at(8);
+        if version != VERSION && version != VERSION_HIDDEN {
+            return Err(NnueError::UnsupportedVersion { found: version });
         }
         let features = FeatureSet::from_id(u16_at(10))
             .ok_or(NnueError::UnknownFeatureSet { found: u16_at(10) })?;
@@ -247,7 +383,6 @@ impl Network {
             ("QA", QA as u64, u16_at(24) as u64),
             ("QB", QB as u64, u16_at(26) as u64),
             ("SCALE", SCALE as u64, u16_at(28) as u64),
-            ("reserved header field", 0, u16_at(30) as u64),
         ] {
             if expected != found {
                 return Err(NnueError::Dimension {
@@ -261,6 +396,26 @@ impl Network {
         let l1 = usize::try_from(u32_at(16)).unwrap_or(usize::MAX);
         let buckets = usize::try_from(u32_at(20)).unwrap_or(usize::MAX);
         let arch = Arch::new(features, l1, buckets)?;
+        let arch = if version == VERSION {
+            if u16_at(30) != 0 {
+                return Err(NnueError::Dimension {
+                    what: "reserved header field",
+                    expected: 0,
+                    found: u16_at(30) as u64,
+                });
+            }
+            arch
+        } else {
+            let (h1, h2) = (h[30] as usize, h[31] as usize);
+            if h1 == 0 || h2 == 0 {
+                return Err(NnueError::Unsupported {
+                    what: "hidden layer sizes in a version 2 file",
+                    found: (h1 * 256 + h2) as u64,
+                    allowed: "two sizes from 8 to 64, multiples of 8 (bytes 30 and 31)",
+                });
+            }
+            arch.with_hidden(h1, h2)?
+        };
         let found = u64::from_le_bytes(h[32..40].try_into().expect("8 bytes"));
         if found != arch.payload_len() as u64 {
             return Err(NnueError::PayloadMismatch {
@@ -308,11 +463,29 @@ impl Network {
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
-        let (l1, buckets) = (arch.l1, arch.output_buckets);
-        let (l1w, rest) = values.split_at(arch.inputs() * l1);
-        let (l1b, rest) = rest.split_at(l1);
-        let (ow, ob) = rest.split_at(buckets * 2 * l1);
-        Network::new(arch, l1w, l1b, ow, ob)
+        let (l1, b, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
+        let lens: &[usize] = if arch.has_hidden() {
+            &[
+                arch.inputs() * l1,
+                l1,
+                b * h1 * l1,
+                b * h1,
+                b * h2 * h1,
+                b * h2,
+                b * h2,
+                b,
+            ]
+        } else {
+            &[arch.inputs() * l1, l1, b * 2 * l1, b]
+        };
+        let mut rest = &values[..];
+        let mut blocks = Vec::with_capacity(lens.len());
+        for &n in lens {
+            let (block, tail) = rest.split_at(n);
+            blocks.push(block);
+            rest = tail;
+        }
+        Network::from_blocks(arch, &blocks)
     }
 
     /// Read a network file from disk. Only a regular file is opened (a

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::nnue::arch::Arch;
+use crate::nnue::features::FeatureSet;
 
 fn file() -> Vec<u8> {
     Network::random(3).to_bytes()
@@ -44,13 +45,85 @@ fn rejects_wrong_magic() {
 #[test]
 fn rejects_other_versions() {
     let mut b = file();
-    b[8..10].copy_from_slice(&2u16.to_le_bytes());
+    b[8..10].copy_from_slice(&3u16.to_le_bytes());
     let e = Network::from_bytes(&b).unwrap_err();
     assert!(
-        matches!(e, NnueError::UnsupportedVersion { found: 2 }),
+        matches!(e, NnueError::UnsupportedVersion { found: 3 }),
         "{e}"
     );
-    assert!(e.to_string().contains("version 2"));
+    assert!(e.to_string().contains("version 3 is not supported"), "{e}");
+}
+
+fn hidden_arch() -> Arch {
+    Arch::new(FeatureSet::PieceSquare, 256, 4)
+        .unwrap()
+        .with_hidden(16, 32)
+        .unwrap()
+}
+
+/// A net with hidden layers is a version 2 file with its sizes in bytes
+/// 30 and 31, and reads back the same; one without stays version 1,
+/// byte for byte as before (the built-in net's bytes are its file's).
+#[test]
+fn hidden_layers_round_trip() {
+    let net = Network::random_arch(hidden_arch(), 9);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), hidden_arch().file_len());
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION_HIDDEN);
+    assert_eq!(&bytes[30..32], &[16, 32]);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(back.arch(), hidden_arch());
+    assert_eq!(back.to_bytes(), bytes);
+    // Threat inputs and hidden layers at once: feature set 3 in a version
+    // 2 file (see `accumulator_tests` for its evaluation).
+    let both = Arch::new(FeatureSet::KingBucket6Threats, 64, 2)
+        .unwrap()
+        .with_hidden(8, 16)
+        .unwrap();
+    let net = Network::random_arch(both, 10);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), both.file_len());
+    assert_eq!(&bytes[8..12], &[2, 0, 3, 0]);
+    assert_eq!(&bytes[30..32], &[8, 16]);
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    assert_eq!(&file()[8..10], &1u16.to_le_bytes());
+    if let Some(embedded) = crate::nnue::EMBEDDED_NETWORK {
+        assert_eq!(Network::from_bytes(embedded).unwrap().to_bytes(), embedded);
+    }
+}
+
+/// Hidden sizes that are missing, unsupported or given to a version 1
+/// file, and a version 1 header on a hidden net's payload, are refused
+/// with the reason.
+#[test]
+fn rejects_bad_hidden_headers() {
+    let good = Network::random_arch(hidden_arch(), 9).to_bytes();
+    for (h1, h2, says) in [
+        (0, 32, "hidden layer sizes in a version 2 file"),
+        (16, 0, "hidden layer sizes in a version 2 file"),
+        (12, 32, "first hidden layer size 12"),
+        (16, 200, "second hidden layer size 200"),
+        (16, 16, "does not match its payload"),
+    ] {
+        let mut b = good.clone();
+        b[30] = h1;
+        b[31] = h2;
+        let e = Network::from_bytes(&b).unwrap_err().to_string();
+        assert!(e.contains(says), "{h1} {h2}: {e}");
+    }
+    // Version 1 with the hidden sizes: the reserved field is not zero.
+    let mut b = good.clone();
+    b[8..10].copy_from_slice(&VERSION.to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(e.contains("reserved header field"), "{e}");
+    // A hidden net's int8 weights are checked.
+    let mut b = good.clone();
+    let at = HEADER_LEN + 2 * (1260 * 256 + 256 + 5);
+    b[at..at + 2].copy_from_slice(&128i16.to_le_bytes());
+    reseal(&mut b);
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(e.contains("hidden-layer-1 weights[5] = 128"), "{e}");
 }
 
 #[test]
@@ -211,10 +284,17 @@ fn rejects_weights_beyond_the_limits() {
 }
 
 /// Threat rows have their own, smaller limit (244): a threat weight of
-/// 245 is refused where a piece-square weight of 245 is fine.
+/// 245 is refused where a piece-square weight of 245 is fine; with hidden
+/// layers after the accumulator too.
 #[test]
 fn threat_weights_have_their_own_limit() {
     let arch = Arch::new(FeatureSet::PieceSquareThreats, 64, 1).unwrap();
+    for arch in [arch, arch.with_hidden(8, 16).unwrap()] {
+        threat_weight_limit_in(arch);
+    }
+}
+
+fn threat_weight_limit_in(arch: Arch) {
     let bytes = Network::random_arch(arch, 2).to_bytes();
     let first_threat = HEADER_LEN + 2 * 1260 * 64;
     let mut b = bytes.clone();

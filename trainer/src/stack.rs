@@ -1,0 +1,188 @@
+//! The float model of the hidden layers after the accumulator (the
+//! engine's `nnue::stack`), forward and backward, for networks that have
+//! them (`Arch::hidden`):
+//!
+//! ```text
+//! x   = [pair(a_us), pair(a_them)],  pair(a)[j] = c(a[j]) · c(a[j + L1/2]),  c = clamp(·, 0, 1)
+//! y1  = c(W1[bucket] · x  + b1[bucket])      (H1)
+//! y2  = c(W2[bucket] · y1 + b2[bucket])      (H2)
+//! out = Wo[bucket] · y2 + bo[bucket]
+//! ```
+//!
+//! Weights are output-major (`W1[bucket]` is `H1` rows of `L1`), as in the
+//! network file. Quantisation ([`crate::model::FloatNet::quantise`]):
+//! `W → round(64 · W)` (int8), `b → round(127 · 64 · b)`,
+//! `Wo, bo → round(QO · ·)`; the clipping limits keep every value in
+//! range ([`HIDDEN_W_LIMIT`] and the others).
+
+use crate::model::{FloatNet, Hidden};
+use jiangjun_engine::nnue::stack::{MAX_HIDDEN_WEIGHT, QACT, QH, QO};
+
+/// Largest hidden weight: quantises to at most 127 (int8).
+pub const HIDDEN_W_LIMIT: f32 = MAX_HIDDEN_WEIGHT as f32 / QH as f32;
+/// Largest hidden bias: quantises into an `i16` at `127 · 64`.
+pub const HIDDEN_B_LIMIT: f32 = i16::MAX as f32 / (QACT * QH) as f32;
+/// Largest output weight or bias after hidden layers: quantises into an `i16` at `QO`.
+pub const STACK_OUT_LIMIT: f32 = i16::MAX as f32 / QO as f32;
+
+#[inline(always)]
+fn clip01(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+/// Slope of the clipped ReLU at `z`.
+#[inline(always)]
+fn slope(z: f32) -> f32 {
+    if z > 0.0 && z < 1.0 { 1.0 } else { 0.0 }
+}
+
+/// Every value of one forward pass, for the backward pass.
+pub struct Activations {
+    /// Pairwise products: the side to move's `L1/2`, then the other's.
+    pub x: Vec<f32>,
+    pub z1: Vec<f32>,
+    pub y1: Vec<f32>,
+    pub z2: Vec<f32>,
+    pub y2: Vec<f32>,
+    pub out: f32,
+}
+
+/// `out[o] = b[o] + Σ_j w[o][j] · x[j]` in 8 interleaved partial sums
+/// (a fixed order, reproducible, and vectorisable).
+#[inline(always)]
+fn affine(x: &[f32], w: &[f32], b: &[f32]) -> Vec<f32> {
+    let n = x.len();
+    b.iter()
+        .enumerate()
+        .map(|(o, &b)| {
+            let row = &w[o * n..(o + 1) * n];
+            let mut lanes = [0.0f32; 8];
+            for (x, w) in x.chunks_exact(8).zip(row.chunks_exact(8)) {
+                for k in 0..8 {
+                    lanes[k] += x[k] * w[k];
+                }
+            }
+            let tail: f32 = x
+                .chunks_exact(8)
+                .remainder()
+                .iter()
+                .zip(row.chunks_exact(8).remainder())
+                .map(|(x, w)| x * w)
+                .sum();
+            b + lanes.iter().sum::<f32>() + tail
+        })
+        .collect()
+}
+
+/// Bucket `bucket`'s slices of the hidden blocks: (W1, b1, W2, b2, Wo, bo).
+#[inline(always)]
+pub fn layers(net: &FloatNet, bucket: usize) -> [&[f32]; 6] {
+    let (l1, [h1, h2]) = (net.l1(), net.arch.hidden);
+    [
+        &net.h1_w[bucket * h1 * l1..(bucket + 1) * h1 * l1],
+        &net.h1_b[bucket * h1..(bucket + 1) * h1],
+        &net.h2_w[bucket * h2 * h1..(bucket + 1) * h2 * h1],
+        &net.h2_b[bucket * h2..(bucket + 1) * h2],
+        &net.out_w[bucket * h2..(bucket + 1) * h2],
+        &net.out_b[bucket..bucket + 1],
+    ]
+}
+
+/// The forward pass from the accumulator's values.
+#[inline(always)]
+pub fn forward(net: &FloatNet, h: &Hidden, bucket: usize) -> Activations {
+    let half = net.l1() / 2;
+    let mut x = Vec::with_capacity(2 * half);
+    for a in [&h.us, &h.them] {
+        x.extend((0..half).map(|j| clip01(a[j]) * clip01(a[j + half])));
+    }
+    let [w1, b1, w2, b2, wo, bo] = layers(net, bucket);
+    let z1 = affine(&x, w1, b1);
+    let y1: Vec<f32> = z1.iter().map(|&z| clip01(z)).collect();
+    let z2 = affine(&y1, w2, b2);
+    let y2: Vec<f32> = z2.iter().map(|&z| clip01(z)).collect();
+    let out = bo[0] + y2.iter().zip(wo).map(|(y, w)| y * w).sum::<f32>();
+    Activations {
+        x,
+        z1,
+        y1,
+        z2,
+        y2,
+        out,
+    }
+}
+
+/// Gradient blocks of the hidden layers, shaped like the network's.
+pub struct StackGrad<'a> {
+    pub h1_w: &'a mut [f32],
+    pub h1_b: &'a mut [f32],
+    pub h2_w: &'a mut [f32],
+    pub h2_b: &'a mut [f32],
+    pub out_w: &'a mut [f32],
+    pub out_b: &'a mut [f32],
+}
+
+/// The backward pass of `g = d loss / d out`: adds the hidden layers'
+/// gradients into `grad` (bucket `bucket`'s parts) and writes
+/// `d loss / d a` of both perspectives' accumulators into `d_us`, `d_them`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn backward(
+    net: &FloatNet,
+    h: &Hidden,
+    bucket: usize,
+    act: &Activations,
+    g: f32,
+    grad: StackGrad,
+    d_us: &mut [f32],
+    d_them: &mut [f32],
+) {
+    let (l1, [h1, h2]) = (net.l1(), net.arch.hidden);
+    let [w1, _, w2, _, wo, _] = layers(net, bucket);
+    let gw1 = &mut grad.h1_w[bucket * h1 * l1..(bucket + 1) * h1 * l1];
+    let gb1 = &mut grad.h1_b[bucket * h1..(bucket + 1) * h1];
+    let gw2 = &mut grad.h2_w[bucket * h2 * h1..(bucket + 1) * h2 * h1];
+    let gb2 = &mut grad.h2_b[bucket * h2..(bucket + 1) * h2];
+    let gwo = &mut grad.out_w[bucket * h2..(bucket + 1) * h2];
+    grad.out_b[bucket] += g;
+    let mut dz2 = vec![0.0f32; h2];
+    for k in 0..h2 {
+        gwo[k] += g * act.y2[k];
+        dz2[k] = g * wo[k] * slope(act.z2[k]);
+    }
+    let mut dz1 = vec![0.0f32; h1];
+    for (k, &d) in dz2.iter().enumerate() {
+        if d == 0.0 {
+            continue;
+        }
+        gb2[k] += d;
+        let (row, grow) = (&w2[k * h1..(k + 1) * h1], &mut gw2[k * h1..(k + 1) * h1]);
+        for i in 0..h1 {
+            grow[i] += d * act.y1[i];
+            dz1[i] += d * row[i];
+        }
+    }
+    let mut dx = vec![0.0f32; l1];
+    for (i, d) in dz1.iter_mut().enumerate() {
+        *d *= slope(act.z1[i]);
+        if *d == 0.0 {
+            continue;
+        }
+        let d = *d;
+        gb1[i] += d;
+        let (row, grow) = (&w1[i * l1..(i + 1) * l1], &mut gw1[i * l1..(i + 1) * l1]);
+        for j in 0..l1 {
+            grow[j] += d * act.x[j];
+            dx[j] += d * row[j];
+        }
+    }
+    let half = l1 / 2;
+    for (k, (a, d)) in [(&h.us, d_us), (&h.them, d_them)].into_iter().enumerate() {
+        let dx = &dx[k * half..(k + 1) * half];
+        for j in 0..half {
+            let (lo, hi) = (a[j], a[j + half]);
+            d[j] = dx[j] * clip01(hi) * slope(lo);
+            d[j + half] = dx[j] * clip01(lo) * slope(hi);
+        }
+    }
+}
