@@ -4,6 +4,9 @@
 //! engine does not know, is refused with the reason while the network in
 //! force stays.
 
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove};
