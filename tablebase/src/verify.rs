@@ -142,16 +142,18 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
             Err("no legal position, but a value is stored".into())
         };
     };
-    let fen = board.to_fen();
+    // The FEN only for messages: writing it for every position cost more
+    // than checking it.
+    let fen = |b: &Board| b.to_fen();
     if stored == INVALID {
-        return Err(format!("{fen}: legal, but stored as no position"));
+        return Err(format!("{}: legal, but stored as no position", fen(&board)));
     }
     let moves = board.legal_moves();
     if moves.is_empty() {
         return if stored == mate_in(0) {
             Ok(Checked::Legal)
         } else {
-            Err(format!("{fen}: no legal move, stored {stored}"))
+            Err(format!("{}: no legal move, stored {stored}", fen(&board)))
         };
     }
     let mut best: Option<u16> = None;
@@ -165,7 +167,7 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
         let rule_loss = succ == Some(mate_in(0)) && board.has_legal_move();
         board.unmake_move();
         let Some(v) = succ.filter(|&v| v != INVALID) else {
-            return Err(format!("{fen}: no value after {mv}"));
+            return Err(format!("{}: no value after {mv}", fen(&board)));
         };
         if rule_loss && !check {
             quiet_into_rule_loss = true;
@@ -180,7 +182,10 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
         return if is_loss(best) && any_check {
             Ok(Checked::RuleLoss)
         } else {
-            Err(format!("{fen}: lost in 0 with a move worth {best}"))
+            Err(format!(
+                "{}: lost in 0 with a move worth {best}",
+                fen(&board)
+            ))
         };
     }
     // A win in 1 must end in mate, or reach a rule loss by a quiet move.
@@ -193,7 +198,8 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
         }
         if !mates {
             return Err(format!(
-                "{fen}: win in 1 without a mate or a quiet move into a rule loss"
+                "{}: win in 1 without a mate or a quiet move into a rule loss",
+                fen(&board)
             ));
         }
     }
@@ -201,7 +207,8 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
         Ok(Checked::Legal)
     } else {
         Err(format!(
-            "{fen}: stored {stored}, best move gives {best} (win {} loss {})",
+            "{}: stored {stored}, best move gives {best} (win {} loss {})",
+            fen(&board),
             is_win(best),
             is_loss(best)
         ))
