@@ -37,7 +37,7 @@ pub struct Report {
 /// A FEN for a table position.
 pub fn fen_of(pos: &Pos) -> String {
     let b = pos.board();
-    let mut s = String::new();
+    let mut s = String::with_capacity(96);
     for rank in (0..10).rev() {
         let mut empty = 0;
         for file in 0..9 {
@@ -47,7 +47,7 @@ pub fn fen_of(pos: &Pos) -> String {
                 continue;
             }
             if empty > 0 {
-                s.push_str(&empty.to_string());
+                s.push(char::from(b'0' + empty));
                 empty = 0;
             }
             let piece =
@@ -55,7 +55,7 @@ pub fn fen_of(pos: &Pos) -> String {
             s.push(piece.fen_char());
         }
         if empty > 0 {
-            s.push_str(&empty.to_string());
+            s.push(char::from(b'0' + empty));
         }
         if rank > 0 {
             s.push('/');
