@@ -26,16 +26,32 @@ pub fn is_legal(pos: &Pos, b: &[u8; SQUARES]) -> bool {
 
 /// Calls `f` for each legal move of the side to move.
 pub fn for_each_legal(pos: &Pos, b: &[u8; SQUARES], mut f: impl FnMut(&Succ)) {
+    for_each_legal_while(pos, b, |s| {
+        f(s);
+        true
+    });
+}
+
+/// Calls `f` for each legal move of the side to move until it returns
+/// `false` (the rest of the moves are then not made).
+pub fn for_each_legal_while(pos: &Pos, b: &[u8; SQUARES], mut f: impl FnMut(&Succ) -> bool) {
+    let mut go = true;
     let us = pos.side;
     let our_king = pos.king(us);
     let their_king = pos.king(!us);
     for i in 0..pos.n {
+        if !go {
+            return;
+        }
         if color_of(pos.code[i]) != us {
             continue;
         }
         let from = usize::from(pos.sq[i]);
         let is_king = kind_of(pos.code[i]) == PieceKind::King;
         piece_moves(b, from, |to| {
+            if !go {
+                return;
+            }
             let mut nb = *b;
             let capture = nb[to] != EMPTY;
             nb[to] = nb[from];
@@ -45,7 +61,7 @@ pub fn for_each_legal(pos: &Pos, b: &[u8; SQUARES], mut f: impl FnMut(&Succ)) {
                 return;
             }
             let check = king_attacked(&nb, their_king, !us);
-            f(&Succ {
+            go = f(&Succ {
                 board: nb,
                 capture,
                 check,

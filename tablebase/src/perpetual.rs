@@ -22,7 +22,7 @@
 //! docs/tablebases.md).
 
 use crate::index::{Indexer, Pos};
-use crate::moves::for_each_legal;
+use crate::moves::for_each_legal_while;
 use crate::table::TableSet;
 use crate::value::{DRAW, INVALID, is_win};
 use rayon::prelude::*;
@@ -78,7 +78,15 @@ fn sweep_one(
     let b = pos.board();
     let mut s_ok = f & S_FLAG != 0;
     let mut o_ok = false;
-    for_each_legal(&pos, &b, |m| {
+    // Once both flags are settled the other moves cannot change them.
+    let o_open = |o_ok: bool| f & O_FLAG != 0 && !o_ok;
+    for_each_legal_while(&pos, &b, |m| {
+        // What this move could still change: `s` (any move), `o` (a quiet
+        // move without check). Skip the look-ups otherwise.
+        let o_move = !m.capture && !m.check && o_open(o_ok);
+        if !s_ok && !o_move {
+            return s_ok || o_open(o_ok);
+        }
         let next = Pos::from_board(&m.board, !pos.side).expect("a position");
         let (v, flag) = if m.capture {
             (subs.lookup(&next).unwrap_or(INVALID), 0)
@@ -90,12 +98,12 @@ fn sweep_one(
         };
         if is_win(v) {
             // A losing move: neither a way out nor a way to keep the cycle.
-            return;
+            return true;
         }
         if v != DRAW {
             // A winning move cannot exist in an undecided position.
             s_ok = false;
-            return;
+            return o_open(o_ok);
         }
         // A move that keeps the draw. For `s` it must be a check into the
         // region; for `o` one quiet move into the region is enough.
@@ -105,6 +113,7 @@ fn sweep_one(
         if !m.capture && !m.check && flag & S_FLAG != 0 {
             o_ok = true;
         }
+        s_ok || o_open(o_ok)
     });
     let mut keep = 0;
     if s_ok {

@@ -8,7 +8,7 @@ use crate::material::Material;
 use crate::value::{INVALID, Wdl, back, better, unpack};
 use std::collections::HashMap;
 use std::path::Path;
-use xiangqi::{Board, Move, Square};
+use xiangqi::{Board, Color, Move, Piece, PieceKind};
 
 /// The tables found in a directory.
 pub struct Tablebases {
@@ -29,17 +29,23 @@ pub struct Probe {
 }
 
 /// The generator's position of a board, if it has few enough pieces.
+///
+/// Read from the board's piece lists rather than square by square: `tb
+/// verify` calls this for every move of every position.
 pub fn pos_of(board: &Board) -> Option<Pos> {
     let mut b = [EMPTY; SQUARES];
     let mut n = 0;
-    for (s, cell) in b.iter_mut().enumerate() {
-        if let Some(p) = board.piece_at(Square::from_index_unchecked(s)) {
-            *cell = p.index() as u8 + 1;
-            n += 1;
+    for color in [Color::Red, Color::Black] {
+        for kind in PieceKind::ALL {
+            let code = Piece::new(color, kind).index() as u8 + 1;
+            for s in board.squares_of(color, kind) {
+                n += 1;
+                if n > MAX_PIECES {
+                    return None;
+                }
+                b[s.index()] = code;
+            }
         }
-    }
-    if n > MAX_PIECES {
-        return None;
     }
     Pos::from_board(&b, board.side_to_move())
 }

@@ -8,9 +8,11 @@
 //! lost in 0. Otherwise the stored value must be the best over its moves
 //! (a faster win, a slower loss, a draw over a loss), with one exception,
 //! the perpetual-check rule: a loss in 0 with legal moves is accepted when
-//! every move loses and at least one checks; and such a position may be
-//! the target of a win in 1 only through a move that does not check (the
-//! winner answers checks quietly).
+//! every move loses and at least one checks; and a win in 1 may be a move
+//! into such a position, a check included: the repetition that ends the
+//! game starts there, so the move entering it is not part of the cycle, and
+//! in the cycle the winner answers every check quietly (a cycle back to the
+//! position before that move holds at least one of those quiet answers).
 
 use crate::index::Pos;
 use crate::material::Material;
@@ -37,7 +39,7 @@ pub struct Report {
 /// A FEN for a table position.
 pub fn fen_of(pos: &Pos) -> String {
     let b = pos.board();
-    let mut s = String::new();
+    let mut s = String::with_capacity(96);
     for rank in (0..10).rev() {
         let mut empty = 0;
         for file in 0..9 {
@@ -47,7 +49,7 @@ pub fn fen_of(pos: &Pos) -> String {
                 continue;
             }
             if empty > 0 {
-                s.push_str(&empty.to_string());
+                s.push(char::from(b'0' + empty));
                 empty = 0;
             }
             let piece =
@@ -55,7 +57,7 @@ pub fn fen_of(pos: &Pos) -> String {
             s.push(piece.fen_char());
         }
         if empty > 0 {
-            s.push_str(&empty.to_string());
+            s.push(char::from(b'0' + empty));
         }
         if rank > 0 {
             s.push('/');
@@ -142,34 +144,33 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
             Err("no legal position, but a value is stored".into())
         };
     };
-    let fen = board.to_fen();
+    // The FEN only for messages: writing it for every position cost more
+    // than checking it.
+    let fen = |b: &Board| b.to_fen();
     if stored == INVALID {
-        return Err(format!("{fen}: legal, but stored as no position"));
+        return Err(format!("{}: legal, but stored as no position", fen(&board)));
     }
     let moves = board.legal_moves();
     if moves.is_empty() {
         return if stored == mate_in(0) {
             Ok(Checked::Legal)
         } else {
-            Err(format!("{fen}: no legal move, stored {stored}"))
+            Err(format!("{}: no legal move, stored {stored}", fen(&board)))
         };
     }
     let mut best: Option<u16> = None;
     let mut any_check = false;
-    let mut quiet_into_rule_loss = false;
+    let mut into_rule_loss = false;
     for mv in moves {
-        let check = board.gives_check(mv);
-        any_check |= check;
+        any_check |= board.gives_check(mv);
         board.make_move(mv);
         let succ = pos_of(&board).and_then(|p| set.lookup(&p));
         let rule_loss = succ == Some(mate_in(0)) && board.has_legal_move();
         board.unmake_move();
         let Some(v) = succ.filter(|&v| v != INVALID) else {
-            return Err(format!("{fen}: no value after {mv}"));
+            return Err(format!("{}: no value after {mv}", fen(&board)));
         };
-        if rule_loss && !check {
-            quiet_into_rule_loss = true;
-        }
+        into_rule_loss |= rule_loss;
         let mine = back(v);
         if best.is_none_or(|b| better(mine, b)) {
             best = Some(mine);
@@ -180,11 +181,14 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
         return if is_loss(best) && any_check {
             Ok(Checked::RuleLoss)
         } else {
-            Err(format!("{fen}: lost in 0 with a move worth {best}"))
+            Err(format!(
+                "{}: lost in 0 with a move worth {best}",
+                fen(&board)
+            ))
         };
     }
-    // A win in 1 must end in mate, or reach a rule loss by a quiet move.
-    if stored == mate_in(1) && !quiet_into_rule_loss {
+    // A win in 1 must end in mate, or move into a rule loss.
+    if stored == mate_in(1) && !into_rule_loss {
         let mut mates = false;
         for mv in board.legal_moves() {
             board.make_move(mv);
@@ -193,7 +197,8 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
         }
         if !mates {
             return Err(format!(
-                "{fen}: win in 1 without a mate or a quiet move into a rule loss"
+                "{}: win in 1 without a mate or a move into a rule loss",
+                fen(&board)
             ));
         }
     }
@@ -201,7 +206,8 @@ fn check_one(set: &TableSet, t: &Table, i: u64, stored: u16) -> Result<Checked, 
         Ok(Checked::Legal)
     } else {
         Err(format!(
-            "{fen}: stored {stored}, best move gives {best} (win {} loss {})",
+            "{}: stored {stored}, best move gives {best} (win {} loss {})",
+            fen(&board),
             is_win(best),
             is_loss(best)
         ))
