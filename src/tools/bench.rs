@@ -5,7 +5,6 @@
 
 use crate::tools::{EXIT_USAGE, EvalFileArg, fail};
 use jiangjun_engine::bench::{DEFAULT_DEPTH, MAX_DEPTH, POSITIONS, run_bench_on};
-use jiangjun_engine::tb::Tablebases;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -35,15 +34,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         Ok((_, network)) => network,
         Err(e) => return fail(EXIT_USAGE, e),
     };
-    let tables = match &args.tablebase {
-        None => None,
-        Some(dir) => match Tablebases::open(dir) {
-            Ok(t) if t.is_empty() => {
-                return fail(EXIT_USAGE, format!("no tables in {}", dir.display()));
-            }
-            Ok(t) => Some(Arc::new(t)),
-            Err(e) => return fail(EXIT_USAGE, e),
-        },
+    let tables = match super::tb::open_option(args.tablebase.as_deref()) {
+        Ok(t) => t.map(Arc::new),
+        Err(e) => return fail(EXIT_USAGE, e),
     };
     let boards: Vec<Board> = match &args.positions {
         None => POSITIONS

@@ -621,15 +621,9 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         Ok(chosen) => chosen,
         Err(e) => return fail(EXIT_USAGE, e),
     };
-    let tablebases = match &args.tablebase {
-        None => None,
-        Some(dir) => match Tablebases::open(dir) {
-            Ok(t) if t.is_empty() => {
-                return fail(EXIT_USAGE, format!("no tables in {}", dir.display()));
-            }
-            Ok(t) => Some(Arc::new(t)),
-            Err(e) => return fail(EXIT_USAGE, e),
-        },
+    let tablebases = match super::tb::open_option(args.tablebase.as_deref()) {
+        Ok(t) => t.map(Arc::new),
+        Err(e) => return fail(EXIT_USAGE, e),
     };
     let cfg = Config {
         seed,

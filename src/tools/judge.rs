@@ -3,7 +3,7 @@
 //! leave the game going on.
 
 use crate::tools::{EXIT_USAGE, fail, position_after};
-use jiangjun_engine::tb::{Tablebases, verdict};
+use jiangjun_engine::tb::verdict;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use xiangqi::board::START_FEN;
@@ -30,15 +30,9 @@ pub struct JudgeArgs {
 /// Print `red`, `black`, `draw` or `ongoing` and the reason.
 pub fn run(args: &JudgeArgs) -> ExitCode {
     // The tables first: a bad directory is an error whatever the game.
-    let tables = match &args.tablebase {
-        None => None,
-        Some(dir) => match Tablebases::open(dir) {
-            Ok(t) if t.is_empty() => {
-                return fail(EXIT_USAGE, format!("no tables in {}", dir.display()));
-            }
-            Ok(t) => Some(t),
-            Err(e) => return fail(EXIT_USAGE, e),
-        },
+    let tables = match super::tb::open_option(args.tablebase.as_deref()) {
+        Ok(t) => t,
+        Err(e) => return fail(EXIT_USAGE, e),
     };
     let board = match position_after(&args.fen, &args.moves) {
         Ok(b) => b,

@@ -6,7 +6,7 @@ use crate::tools::{EXIT_USAGE, fail};
 use jiangjun_tablebase::build::build;
 use jiangjun_tablebase::verify::{load_all, verify};
 use jiangjun_tablebase::{Material, Tablebases, Wdl, value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi::Board;
@@ -61,6 +61,21 @@ pub struct VerifyArgs {
 pub struct InfoArgs {
     /// The directory of tables.
     pub dir: PathBuf,
+}
+
+/// The tables of a tool's `--tablebase DIR` (`judge`, `bench`, `datagen`):
+/// none without the option; a directory that cannot be read, holds a
+/// damaged table or no table at all is an error naming it, so a tool stops
+/// before it runs rather than going on without the tables it was given.
+pub fn open_option(dir: Option<&Path>) -> Result<Option<Tablebases>, String> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    match Tablebases::open(dir) {
+        Ok(t) if t.is_empty() => Err(format!("no tables in {}", dir.display())),
+        Ok(t) => Ok(Some(t)),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Run a `tb` subcommand.
