@@ -4,7 +4,7 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
-use jiangjun_engine::book::{JjBook, Record};
+use jiangjun_engine::play::book::{JjBook, Record};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use xiangqi::Board;
