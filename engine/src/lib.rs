@@ -16,7 +16,7 @@
 //! - [`search_params`]: the search's margins and reductions (`jiangjun
 //!   spsa`, the `tune` build's options);
 //! - [`tb`]: endgame tables, and their ruling on a game;
-//! - [`bench`]: the fixed positions and the bench run.
+//! - [`bench`](mod@bench): the fixed positions and the bench run.
 //!
 //! Everything else (the search, the table, the threads) is the crate's own,
 //! and `unreachable_pub` keeps its items from looking public.

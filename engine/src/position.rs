@@ -141,7 +141,7 @@ impl Position {
 
     /// The static evaluation from the side to move's point of view: the
     /// network's after the endgame scale (`eval::endgame_scale`; clamped to
-    /// ±[`NNUE_EVAL_LIMIT`]) if the position has one, else (and in known
+    /// ±`NNUE_EVAL_LIMIT`) if the position has one, else (and in known
     /// wins) the hand-made `eval::evaluate`.
     #[inline]
     pub fn evaluate(&mut self) -> Score {

@@ -5,7 +5,7 @@
 //!   `UCI_Elo`): a rung of the ladder (`crate::play::ladder`). Below the top the
 //!   search stops at the rung's node budget (on one thread), whatever the
 //!   clock; the low rungs also search a few lines (MultiPV) and after each
-//!   completed iteration pick among them ([`pick`]: each line's score gets a
+//!   completed iteration pick among them (`pick`: each line's score gets a
 //!   random bonus, never above a pawn, and the highest total is played),
 //!   and blur their evaluation with a noise. A weak level so misses the
 //!   tactics deeper than its budget reaches and now and then prefers a

@@ -6,7 +6,7 @@
 //! move overhead in reserve so that the engine never loses on time.
 //!
 //! The whole policy lives here: the search only reports each completed
-//! iteration to its [`TimeManager`] and asks whether to go on.
+//! iteration to its `TimeManager` and asks whether to go on.
 
 use crate::now::Instant;
 use crate::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};

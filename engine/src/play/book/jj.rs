@@ -34,7 +34,7 @@ const HEADER: usize = 16;
 pub(super) const FLAG_MIRROR_IF_ABSENT: u32 = 1;
 const RECORD: usize = 16;
 
-/// The largest book file [`Book::load`] reads: 16 Mi records (256 MiB),
+/// The largest book file [`Book::load`](super::Book::load) reads: 16 Mi records (256 MiB),
 /// far more than any book built from games.
 pub const MAX_FILE_LEN: u64 = (HEADER + (1 << 24) * RECORD) as u64;
 
