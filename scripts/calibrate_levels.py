@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Calibrate Jiangjun's strength ladder with `jiangjun match`, and write the
-results: engine/src/ladder_ratings.rs and the ladder table in docs/levels.md.
+results: engine/src/play/ladder_ratings.rs and the ladder table in docs/levels.md.
 
 The ladder (rungs, budgets, the Skill Level that selects each rung, the
 anchor and its assumed rating) is read from `jiangjun ladder`, so this
@@ -55,7 +55,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def paths(root: str) -> Tuple[str, str]:
     """The files the writer rewrites: the ratings module and the levels document."""
-    return (os.path.join(root, "engine", "src", "ladder_ratings.rs"),
+    return (os.path.join(root, "engine", "src", "play", "ladder_ratings.rs"),
             os.path.join(root, "docs", "levels.md"))
 
 
@@ -593,7 +593,7 @@ def main() -> int:
     p.add_argument("--ref-nodes", type=int, default=3000,
                    help="verify: Fairy-Stockfish's nodes a move for a clock rung without its own")
     p.add_argument("--target-root", default=ROOT,
-                   help="the tree whose engine/src/ladder_ratings.rs and docs/levels.md are written")
+                   help="the tree whose engine/src/play/ladder_ratings.rs and docs/levels.md are written")
     p.add_argument("--only", metavar="REGEX",
                    help="play only the matches whose tag matches (e.g. the budget-limited "
                    "ones, which a loaded machine cannot distort, apart from those on the clock)")

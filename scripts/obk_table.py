@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Write engine/src/book/obk_table.rs from ../shared/data/books/obk_zobrist.tsv.
+"""Write engine/src/play/book/obk_table.rs from ../shared/data/books/obk_zobrist.tsv.
 
 The table is the key of BHGUI's .obk books as VinXiangQi computes it; the
 engine keeps only the 90 squares on the board, in its own square order
 (rank * 9 + file, rank 0 = Red's back rank). Run from the project root:
-    python3 scripts/obk_table.py > engine/src/book/obk_table.rs
+    python3 scripts/obk_table.py > engine/src/play/book/obk_table.rs
 """
 import sys
 

@@ -8,8 +8,8 @@
 mod common;
 
 use common::run_jiangjun as run;
-use jiangjun_engine::book::Book;
-use jiangjun_engine::book::walk::walk;
+use jiangjun_engine::play::book::Book;
+use jiangjun_engine::play::book::walk::walk;
 use std::path::{Path, PathBuf};
 use xiangqi::Board;
 use xiangqi::notation::{chinese, wxf};

@@ -9,8 +9,8 @@ mod common;
 
 use common::run_jiangjun;
 use jiangjun::tools::datagen::{Adjudication, Config, End, Target, Written, generate};
+use jiangjun_engine::SCORE_MATE_IN_MAX;
 use jiangjun_engine::nnue::Network;
-use jiangjun_engine::score::SCORE_MATE_IN_MAX;
 use jiangjun_trainer::data::{self, GameResult, RECORD_SIZE};
 use std::path::{Path, PathBuf};
 use xiangqi::Color;
@@ -213,7 +213,7 @@ fn a_fixed_node_search_on_one_thread_repeats_after_new_game() {
         "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3",
         "3k5/4a4/9/9/9/9/2R6/9/4A4/4K4 w - - 0 1",
     ];
-    let limits = || jiangjun_engine::search::Limits {
+    let limits = || jiangjun_engine::Limits {
         nodes: Some(3000),
         ..Default::default()
     };

@@ -9,7 +9,7 @@
 //! that measured them, so a broken link loses a figure's evidence: hence a
 //! test rather than a one-off check.
 
-use jiangjun_engine::ladder_ratings::CALIBRATION;
+use jiangjun_engine::play::ladder_ratings::CALIBRATION;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -195,7 +195,7 @@ fn the_readme_stays_short() {
 
 /// `scripts/calibrate_levels.py` rewrites the ladder table between these
 /// markers in `docs/levels.md`, and the table it wrote is of the engine
-/// whose ratings `engine/src/ladder_ratings.rs` holds.
+/// whose ratings `engine/src/play/ladder_ratings.rs` holds.
 #[test]
 fn the_ladder_table_is_in_docs_levels_and_of_this_calibration() {
     let text = fs::read_to_string(Path::new(ROOT).join("docs/levels.md")).expect("levels.md");

@@ -124,3 +124,21 @@ fn the_arrow_script_finds_a_child_importing_its_parent() {
         "{report}"
     );
 }
+
+/// The engine's door stays narrow: `engine/src/lib.rs` makes public these
+/// modules only (the tools' needs: `play`, `nnue`, `eval`, `tb`, `bench`),
+/// beside the items it re-exports (`Engine`, `GoRequest`, `Reporter` ...).
+/// Everything else is the crate's own; `unreachable_pub` keeps the items
+/// of its private modules from claiming to be public.
+#[test]
+fn the_engine_has_a_narrow_door() {
+    let lib = std::fs::read_to_string(Path::new(ROOT).join("engine/src/lib.rs"))
+        .expect("engine/src/lib.rs is readable");
+    let public: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod "))
+        .map(|l| l.trim_end_matches(';'))
+        .collect();
+    assert_eq!(public, ["bench", "eval", "nnue", "play", "tb"], "{lib}");
+    assert!(lib.contains("#![warn(unreachable_pub)]"), "{lib}");
+}

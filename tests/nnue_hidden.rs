@@ -10,8 +10,8 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove};
+use jiangjun_engine::eval::Position;
 use jiangjun_engine::nnue::{Arch, FeatureSet, Network};
-use jiangjun_engine::position::Position;
 use std::path::PathBuf;
 use std::sync::Arc;
 use xiangqi::Board;

@@ -10,7 +10,7 @@
 mod common;
 
 use common::{EngineProcess, bestmove_of};
-use jiangjun_engine::book::{Entry, eleeye, obk};
+use jiangjun_engine::play::book::{Entry, eleeye, obk};
 use std::path::{Path, PathBuf};
 use xiangqi::Board;
 

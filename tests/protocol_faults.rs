@@ -4,7 +4,7 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
-use jiangjun_engine::book::{JjBook, Record};
+use jiangjun_engine::play::book::{JjBook, Record};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use xiangqi::Board;
@@ -383,6 +383,27 @@ fn quit_stops_a_search_at_once_and_end_of_input_an_infinite_one() {
         let lines = e.read_until(is_answer);
         assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &[]));
         assert!(e.wait_exit());
+
+        // A `go` with no limit at all searches until stopped, as the engine
+        // decides (`GoRequest::ends_only_when_told`), and the session holds
+        // it open-ended too: the next command stops it (the session used to
+        // wait for it), and so does the end of input (it used to hang).
+        let mut e = engine(dialect);
+        e.send("position startpos");
+        e.send("go");
+        std::thread::sleep(Duration::from_millis(200));
+        e.send("position startpos moves h2e2");
+        e.send("go depth 1");
+        let first = e.read_until(is_answer);
+        assert_legal_bestmove(first.last().unwrap(), &board_after(None, &[]));
+        let second = e.read_until(is_answer);
+        assert_legal_bestmove(second.last().unwrap(), &board_after(None, &["h2e2"]));
+        e.send("go");
+        std::thread::sleep(Duration::from_millis(200));
+        e.close_stdin();
+        let lines = e.read_until(is_answer);
+        assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &["h2e2"]));
+        assert!(e.wait_exit(), "{dialect}: a bare go at the end of input");
     }
 }
 

@@ -7,8 +7,8 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of};
-use jiangjun_engine::ladder::{self, RUNGS, TOP};
-use jiangjun_engine::strength::{ELO_MAX, ELO_MIN};
+use jiangjun_engine::play::ladder::{self, RUNGS, TOP};
+use jiangjun_engine::play::strength::{ELO_MAX, ELO_MIN};
 use xiangqi::Board;
 
 /// Red mates in three, starting with the rook sacrifice d8d9.

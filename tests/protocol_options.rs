@@ -10,12 +10,12 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of};
+use jiangjun_engine::eval::Position;
 use jiangjun_engine::eval::evaluate;
-use jiangjun_engine::ladder::{RUNGS, rung_from_skill};
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, Network, default_network};
-use jiangjun_engine::position::Position;
-use jiangjun_engine::strength::{ELO_MAX, ELO_MIN};
-use jiangjun_engine::time::{Clock, allocate};
+use jiangjun_engine::play::ladder::{RUNGS, rung_from_skill};
+use jiangjun_engine::play::strength::{ELO_MAX, ELO_MIN};
+use jiangjun_engine::play::time::{Clock, allocate};
 use std::path::PathBuf;
 use std::sync::Arc;
 use xiangqi::Board;

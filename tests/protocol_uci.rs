@@ -3,9 +3,9 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
+use jiangjun_engine::eval::Position;
 use jiangjun_engine::eval::{evaluate, evaluate_red};
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, default_network};
-use jiangjun_engine::position::Position;
 use std::time::{Duration, Instant};
 
 fn uci() -> EngineProcess {

@@ -95,10 +95,10 @@ fn chaser_breaks_off_instead_of_losing_by_the_rule() {
 
 #[test]
 fn rulings_do_not_poison_the_table() {
+    use jiangjun_engine::Bound;
     use jiangjun_engine::Engine;
-    use jiangjun_engine::score::SCORE_MATE_IN_MAX;
-    use jiangjun_engine::search::Limits;
-    use jiangjun_engine::tt::Bound;
+    use jiangjun_engine::Limits;
+    use jiangjun_engine::SCORE_MATE_IN_MAX;
     use xiangqi::board::Board;
 
     // Search the checking side's position with its history: after h9h8
@@ -120,7 +120,7 @@ fn rulings_do_not_poison_the_table() {
     // another way it is an ordinary position where Red is a rook up.
     let mv = board.parse_move("h9h8").unwrap();
     board.make_move(mv);
-    if let Some(e) = engine.tt().probe(board.key(), 0) {
+    if let Some(e) = engine.hash_entry(board.key()) {
         assert!(
             e.bound == Bound::None || e.score < SCORE_MATE_IN_MAX,
             "the table says Black wins after h9h8: {e:?}"

@@ -11,7 +11,7 @@
 mod common;
 
 #[cfg(feature = "tune")]
-use jiangjun_engine::search::params::PARAMS;
+use jiangjun_engine::search_params::PARAMS;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

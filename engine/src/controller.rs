@@ -11,18 +11,18 @@
 //! `stop` either comes before the answer (and causes it) or after it (and
 //! finds the engine idle).
 
-use crate::book::Book;
 use crate::nnue::{self, Network, NnueError};
+use crate::play::book::Book;
+use crate::play::strength::Grade;
 use crate::play::{GoRequest, Play, PlaySettings, Prepared};
 use crate::position::Position;
 use crate::score::Score;
 use crate::search::job::SearchJob;
 use crate::search::smp;
 use crate::search::{InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Shared};
-use crate::strength::Grade;
 use crate::sync::{CountDown, lock};
 use crate::thread::ThreadPool;
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtEntry};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
@@ -118,9 +118,10 @@ impl Engine {
         })
     }
 
-    /// The transposition table (read it any time: `probe` while searching).
-    pub fn tt(&self) -> &TranspositionTable {
-        &self.tt
+    /// What the transposition table holds for a position's key (read it
+    /// any time, even while searching: UCCI's `probe`).
+    pub fn hash_entry(&self, key: u64) -> Option<TtEntry> {
+        self.tt.probe(key, 0)
     }
 
     pub fn threads(&self) -> usize {

@@ -1,22 +1,38 @@
 //! The Jiangjun engine: evaluation, search, transposition table, time
 //! management, the opening book and the threads that search, on top of the
-//! `xiangqi` rules library. `Engine` is the way in.
+//! `xiangqi` rules library.
+//!
+//! The way in is one small surface, re-exported here: [`Engine`] (which
+//! owns the table and the threads), what a `go` asks ([`GoRequest`],
+//! [`PlaySettings`], or the search's own [`Limits`]) and what it answers
+//! ([`Reporter`], [`IterationInfo`], [`SearchResult`], [`Score`]). Beside
+//! it, a few modules for the tools that need more than a game:
+//!
+//! - [`play`]: what shapes a game's play (the book, the levels and other
+//!   handicaps, the time policy, `nodestime`);
+//! - [`nnue`]: the network and its file format (the trainer writes it);
+//! - [`eval`]: the hand-made evaluation and its weights (`jiangjun tune`,
+//!   the `eval` command);
+//! - [`search_params`]: the search's margins and reductions (`jiangjun
+//!   spsa`, the `tune` build's options);
+//! - [`tb`]: endgame tables, and their ruling on a game;
+//! - [`bench`](mod@bench): the fixed positions and the bench run.
+//!
+//! Everything else (the search, the table, the threads) is the crate's own,
+//! and `unreachable_pub` keeps its items from looking public.
+
+#![warn(unreachable_pub)]
 
 pub mod bench;
-pub mod book;
-pub mod controller;
+mod controller;
 pub mod eval;
 mod files;
-pub mod ladder;
-pub mod ladder_ratings;
 pub mod nnue;
-pub mod nodestime;
-pub mod now;
+mod now;
 pub mod play;
-pub mod position;
-pub mod score;
-pub mod search;
-pub mod strength;
+mod position;
+mod score;
+mod search;
 mod sync;
 pub mod tb;
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
@@ -25,7 +41,15 @@ mod thread;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 #[path = "thread_inline.rs"]
 mod thread;
-pub mod time;
-pub mod tt;
+mod tt;
 
 pub use controller::Engine;
+/// The host's clock for a build without one (`performance.now()` in the
+/// browser).
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub use now::set_source as set_time_source;
+pub use play::{GoRequest, PlaySettings};
+pub use score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
+pub use search::params as search_params;
+pub use search::{Interrupt, InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Silent};
+pub use tt::{Bound, TtEntry as HashEntry};

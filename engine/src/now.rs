@@ -3,10 +3,13 @@
 //! panics there), so the host supplies one with `set_source`.
 
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
-pub use std::time::Instant;
+pub(crate) use std::time::Instant;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
-pub use host::{Instant, set_source};
+pub(crate) use host::Instant;
+// The host's way in (`crate::set_time_source`).
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub use host::set_source;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 mod host {
@@ -27,19 +30,19 @@ mod host {
     /// A point in time, in milliseconds on the host's clock.
     /// `default()` is the clock's origin.
     #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
-    pub struct Instant(f64);
+    pub(crate) struct Instant(f64);
 
     impl Instant {
-        pub fn now() -> Instant {
+        pub(crate) fn now() -> Instant {
             Instant(SOURCE.get().map_or(0.0, |f| f()))
         }
 
-        pub fn duration_since(&self, earlier: Instant) -> Duration {
+        pub(crate) fn duration_since(&self, earlier: Instant) -> Duration {
             // A host clock that steps back is read as no time passing.
             Duration::from_secs_f64(((self.0 - earlier.0) / 1000.0).max(0.0))
         }
 
-        pub fn elapsed(&self) -> Duration {
+        pub(crate) fn elapsed(&self) -> Duration {
             Instant::now().duration_since(*self)
         }
     }

@@ -10,7 +10,7 @@
 //! unmake and evaluation.
 
 use crate::eval::{self, psq};
-use crate::nnue::{Accumulator, AccumulatorStack, Network};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::score::{SCORE_TB_WIN_MIN, Score};
 use std::ops::Deref;
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use xiangqi::{Board, Color, FenError, Move, PieceKind, SQUARES, Square};
 /// Piece values for static exchange evaluation (`eval::psq::see_value`):
 /// the tuned material, defenders with their share of king safety, and a
 /// king worth more than everything else.
-pub const SEE_VALUES: PieceValues = {
+pub(crate) const SEE_VALUES: PieceValues = {
     let mut v = [0; 7];
     let mut k = 0;
     while k < 7 {
@@ -35,7 +35,7 @@ pub const SEE_VALUES: PieceValues = {
 /// `SCORE_MATE_IN_MAX` as mates, a table win must beat every evaluation,
 /// and an untrained (or random) network can produce anything. The
 /// hand-made evaluation stays far inside it by construction.
-pub const NNUE_EVAL_LIMIT: Score = SCORE_TB_WIN_MIN - 1;
+pub(crate) const NNUE_EVAL_LIMIT: Score = SCORE_TB_WIN_MIN - 1;
 
 /// The network and one accumulator per ply since the position was set.
 #[derive(Clone)]
@@ -128,12 +128,6 @@ impl Position {
         &self.board
     }
 
-    /// Incremental piece-square sum of `color` (packed middlegame/endgame score).
-    #[inline(always)]
-    pub fn psq(&self, color: Color) -> Score {
-        self.psq[color.index()]
-    }
-
     /// Phase material on the board (see `eval::psq::PHASE_WEIGHT`).
     #[inline(always)]
     pub fn phase(&self) -> i32 {
@@ -147,7 +141,7 @@ impl Position {
 
     /// The static evaluation from the side to move's point of view: the
     /// network's after the endgame scale (`eval::endgame_scale`; clamped to
-    /// ±[`NNUE_EVAL_LIMIT`]) if the position has one, else (and in known
+    /// ±`NNUE_EVAL_LIMIT`) if the position has one, else (and in known
     /// wins) the hand-made `eval::evaluate`.
     #[inline]
     pub fn evaluate(&mut self) -> Score {
@@ -156,7 +150,7 @@ impl Position {
             // defenders, and the like), where the hand-made evaluation's
             // push towards the mating pattern lets the search prove the
             // win; the network saw too few such endings to lead it there.
-            Some(n) if eval::endgame::known_win(&self.board) == 0 => n.evaluate(&self.board),
+            Some(n) if eval::known_win(&self.board) == 0 => n.evaluate(&self.board),
             _ => eval::evaluate(self),
         }
     }
@@ -198,7 +192,7 @@ impl Position {
 
     /// Pass (null-move pruning); the sums do not change.
     #[inline]
-    pub fn make_null(&mut self) {
+    pub(crate) fn make_null(&mut self) {
         self.board.make_null();
         if let Some(n) = &mut self.nnue {
             // A ply of its own, so that every unmake pops one.
@@ -208,7 +202,7 @@ impl Position {
 
     /// Take back `make_null`.
     #[inline]
-    pub fn unmake_null(&mut self) {
+    pub(crate) fn unmake_null(&mut self) {
         self.board.unmake_null();
         if let Some(n) = &mut self.nnue {
             n.stack.pop();
@@ -218,38 +212,36 @@ impl Position {
     /// Mutable access to the board for rules code that makes and takes back
     /// moves of its own (chase and dead-draw tests): it must leave the board
     /// as it found it, or the sums and accumulators no longer match.
-    pub fn board_mut(&mut self) -> &mut Board {
+    pub(crate) fn board_mut(&mut self) -> &mut Board {
         &mut self.board
     }
 
     /// Static exchange evaluation with the engine's piece values.
     #[inline]
-    pub fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+    pub(crate) fn see_ge(&self, mv: Move, threshold: i32) -> bool {
         self.board.see_ge(mv, threshold, &SEE_VALUES)
     }
 
-    /// Static exchange evaluation with the engine's piece values.
-    pub fn see(&self, mv: Move) -> i32 {
-        self.board.see(mv, &SEE_VALUES)
-    }
-
     /// The incremental sums equal sums computed from scratch. For tests.
-    pub fn sums_are_consistent(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn sums_are_consistent(&self) -> bool {
         sums(&self.board) == (self.psq, self.phase)
     }
 
     /// Plies whose accumulator updates are still pending (0 without a
     /// network). For tests.
-    pub fn owed_plies(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn owed_plies(&self) -> usize {
         self.nnue.as_ref().map_or(0, |n| n.stack.owed_plies())
     }
 
     /// The network's accumulator equals one computed from scratch (true
     /// without a network). For tests.
     /// (It brings the accumulator up to date first, as an evaluation would.)
-    pub fn accumulator_is_consistent(&mut self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn accumulator_is_consistent(&mut self) -> bool {
         self.nnue.as_mut().is_none_or(|n| {
-            let fresh = Accumulator::from_board(&n.net, &self.board);
+            let fresh = crate::nnue::Accumulator::from_board(&n.net, &self.board);
             n.stack.current(&n.net) == &fresh
         })
     }
@@ -257,6 +249,7 @@ impl Position {
 
 /// The hand-made evaluation reads the incremental sums through this.
 impl eval::Evaluated for Position {
+    /// Incremental piece-square sum of `color` (packed middlegame/endgame score).
     #[inline(always)]
     fn psq(&self, color: Color) -> Score {
         self.psq[color.index()]
@@ -299,6 +292,7 @@ fn sums(board: &Board) -> ([Score; 2], i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::Accumulator;
 
     /// A fixed linear congruential sequence: `next(n)` is below `n`.
     fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {

@@ -11,14 +11,14 @@ pub(crate) struct Latch {
 }
 
 impl Latch {
-    pub fn new(n: usize) -> Latch {
+    pub(crate) fn new(n: usize) -> Latch {
         Latch {
             left: Mutex::new(n),
             zero: Condvar::new(),
         }
     }
 
-    pub fn count_down(&self) {
+    pub(crate) fn count_down(&self) {
         let mut left = lock(&self.left);
         *left = left.saturating_sub(1);
         if *left == 0 {
@@ -26,7 +26,7 @@ impl Latch {
         }
     }
 
-    pub fn wait(&self) {
+    pub(crate) fn wait(&self) {
         let mut left = lock(&self.left);
         while *left > 0 {
             left = self.zero.wait(left).unwrap_or_else(|p| p.into_inner());

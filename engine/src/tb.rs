@@ -32,7 +32,7 @@ const MOVE_LIMIT_PLIES: u32 = 120;
 /// `ply` plies below the root. A loss in `d` at `ply` is the negation of
 /// the win in `d + 1` its parent has at `ply - 1`, so a probe one ply
 /// down agrees with a probe here.
-pub fn score_of(p: &Probe, ply: usize) -> Score {
+fn score_of(p: &Probe, ply: usize) -> Score {
     // (A draw has no distance: `dtm` is only asked of a win or a loss.)
     let total = |v| (Score::from(dtm(v)) + ply as Score).min(TB_DTM_CAP - 1);
     if is_win(p.value) {
@@ -56,7 +56,7 @@ fn pieces(board: &Board) -> usize {
 /// The score of `board`, `ply` plies below the root, if it is in the
 /// tables. A damaged block reads as not in the tables (the damage was
 /// checked for when the tables were opened; this is only a guard).
-pub fn probe(tb: &Tablebases, board: &Board, ply: usize) -> Option<Score> {
+pub(crate) fn probe(tb: &Tablebases, board: &Board, ply: usize) -> Option<Score> {
     if pieces(board) > tb.max_pieces() {
         return None;
     }
@@ -68,7 +68,7 @@ pub fn probe(tb: &Tablebases, board: &Board, ply: usize) -> Option<Score> {
 
 /// The moves of `board` a root may keep, if it is in the tables: every
 /// move as good as the best by the tables.
-pub fn root_moves(tb: &Tablebases, board: &Board) -> Option<Vec<Move>> {
+pub(crate) fn root_moves(tb: &Tablebases, board: &Board) -> Option<Vec<Move>> {
     if pieces(board) > tb.max_pieces() {
         return None;
     }

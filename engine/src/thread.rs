@@ -29,7 +29,7 @@ pub(crate) struct ThreadPool {
 
 impl ThreadPool {
     /// `n` threads (at least one).
-    pub fn new(n: usize) -> std::io::Result<ThreadPool> {
+    pub(crate) fn new(n: usize) -> std::io::Result<ThreadPool> {
         let mut pool = ThreadPool {
             threads: Vec::new(),
             spare: Vec::new(),
@@ -38,14 +38,14 @@ impl ThreadPool {
         Ok(pool)
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.threads.len()
     }
 
     /// Make it `n` threads (at least one). Threads end only here (and when
     /// the pool is dropped); any change re-creates them all. Call it only
     /// while no task runs: the threads finish their tasks first.
-    pub fn resize(&mut self, n: usize) -> std::io::Result<()> {
+    pub(crate) fn resize(&mut self, n: usize) -> std::io::Result<()> {
         let n = n.max(1);
         if n == self.threads.len() {
             return Ok(());
@@ -72,13 +72,13 @@ impl ThreadPool {
     }
 
     /// Give `task` to thread `i`; it runs after the tasks given before.
-    pub fn run(&self, i: usize, task: Task) {
+    pub(crate) fn run(&self, i: usize, task: Task) {
         // A thread only ends when its sender is dropped, so this succeeds.
         let _ = self.threads[i].tasks.send(task);
     }
 
     /// Clear every thread's tables (before the next task of each).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for i in 0..self.threads.len() {
             self.run(i, Box::new(|data: &mut ThreadData| data.clear()));
         }
@@ -87,7 +87,7 @@ impl ThreadPool {
         }
     }
 
-    pub fn thread_ids(&self) -> Vec<ThreadId> {
+    pub(crate) fn thread_ids(&self) -> Vec<ThreadId> {
         self.threads
             .iter()
             .map(|t| t.handle.thread().id())

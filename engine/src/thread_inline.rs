@@ -18,7 +18,7 @@ pub(crate) struct ThreadPool {
 
 impl ThreadPool {
     /// One thread; asked for more, the error of `resize`.
-    pub fn new(n: usize) -> std::io::Result<ThreadPool> {
+    pub(crate) fn new(n: usize) -> std::io::Result<ThreadPool> {
         let mut pool = ThreadPool {
             data: RefCell::new(ThreadData::default()),
         };
@@ -26,13 +26,13 @@ impl ThreadPool {
         Ok(pool)
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         1
     }
 
     /// Only one thread exists: any other number is an error (the caller
     /// reports it and goes on with one).
-    pub fn resize(&mut self, n: usize) -> std::io::Result<()> {
+    pub(crate) fn resize(&mut self, n: usize) -> std::io::Result<()> {
         if n <= 1 {
             Ok(())
         } else {
@@ -44,16 +44,16 @@ impl ThreadPool {
     }
 
     /// Run `task` now, on the calling thread.
-    pub fn run(&self, _i: usize, task: Task) {
+    pub(crate) fn run(&self, _i: usize, task: Task) {
         // Tasks never start tasks, so the tables are free.
         task(&mut *self.data.borrow_mut());
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.data.get_mut().clear();
     }
 
-    pub fn thread_ids(&self) -> Vec<ThreadId> {
+    pub(crate) fn thread_ids(&self) -> Vec<ThreadId> {
         vec![std::thread::current().id()]
     }
 }

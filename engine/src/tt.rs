@@ -90,20 +90,20 @@ fn unpack(d: u64) -> (TtEntry, u8) {
     )
 }
 
-pub struct TranspositionTable {
+pub(crate) struct TranspositionTable {
     buckets: Vec<Bucket>,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
-    pub fn new(mb: usize) -> TranspositionTable {
+    pub(crate) fn new(mb: usize) -> TranspositionTable {
         Self::try_new(mb).unwrap_or_else(|_| Self::try_new(1).expect("1 MB table"))
     }
 
     /// A table of about `mb` megabytes, or an error if the memory cannot be
     /// had (more than the machine has available, or the allocation fails).
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+    pub(crate) fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         if let Some(avail) = available_memory_mb()
             && mb > avail
         {
@@ -123,12 +123,7 @@ impl TranspositionTable {
         })
     }
 
-    /// Size in megabytes.
-    pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
-    }
-
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         for b in &self.buckets {
             for s in &b.slots {
                 s.check.store(0, Ordering::Relaxed);
@@ -139,7 +134,7 @@ impl TranspositionTable {
     }
 
     /// Called at the start of every search: older entries become easier to replace.
-    pub fn new_search(&self) {
+    pub(crate) fn new_search(&self) {
         let a = self.age.load(Ordering::Relaxed);
         self.age.store((a + 1) & 31, Ordering::Relaxed);
     }
@@ -153,7 +148,7 @@ impl TranspositionTable {
     /// Hint the CPU to fetch the bucket of `key` into the cache, so that
     /// the probe after the next move finds it there.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -169,7 +164,7 @@ impl TranspositionTable {
 
     /// Look up `key`; the score is converted from "mate in N from here" to
     /// "mate in N from the root" with `ply`.
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+    pub(crate) fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         for s in &self.bucket(key).slots {
             let data = s.data.load(Ordering::Relaxed);
             if data != 0 && s.check.load(Ordering::Relaxed) ^ data == key {
@@ -182,7 +177,7 @@ impl TranspositionTable {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn store(
+    pub(crate) fn store(
         &self,
         key: u64,
         ply: usize,
@@ -241,7 +236,7 @@ impl TranspositionTable {
     }
 
     /// Permille of the first thousand buckets' entries written in this search.
-    pub fn hashfull(&self) -> usize {
+    pub(crate) fn hashfull(&self) -> usize {
         let age = self.age.load(Ordering::Relaxed);
         let n = self.buckets.len().min(1000);
         let mut used = 0;

@@ -25,7 +25,7 @@ fn bench_node_count_is_pinned() {
 /// hold: the check starts with the first calibration written.)
 #[test]
 fn ladder_calibration_is_of_this_engine() {
-    use jiangjun_engine::ladder_ratings::CALIBRATION;
+    use jiangjun_engine::play::ladder_ratings::CALIBRATION;
     let Some(c) = CALIBRATION else {
         return;
     };

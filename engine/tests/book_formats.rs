@@ -8,8 +8,8 @@
 // Test code: a failed unwrap is a failed test, reported with its line.
 #![allow(clippy::unwrap_used)]
 
-use jiangjun_engine::book::walk::walk;
-use jiangjun_engine::book::{Book, Entry, obk};
+use jiangjun_engine::play::book::walk::walk;
+use jiangjun_engine::play::book::{Book, Entry, obk};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use xiangqi::board::Board;
@@ -49,7 +49,10 @@ fn moves(entries: &[Entry]) -> Vec<(String, u32)> {
 #[test]
 fn book_dat_start_position_is_what_elephanteye_prints() {
     let Some(book) = book_dat() else { return };
-    assert_eq!(book.format(), jiangjun_engine::book::Format::ElephantEye);
+    assert_eq!(
+        book.format(),
+        jiangjun_engine::play::book::Format::ElephantEye
+    );
     assert_eq!(book.len(), 12081);
     let mut want: Vec<(String, u32)> = [
         ("b2e2", 1473),
@@ -215,9 +218,9 @@ fn book_dat_to_obk_to_ours_keeps_every_move_and_weight() {
     let rows = obk::rows_of(&w.positions);
     assert_eq!(obk::write(&obk_path, &rows).unwrap(), w.moves());
     let obk_book = Book::load(&obk_path).unwrap();
-    assert_eq!(obk_book.format(), jiangjun_engine::book::Format::Obk);
+    assert_eq!(obk_book.format(), jiangjun_engine::play::book::Format::Obk);
     let w2 = walk(&obk_book, &Board::startpos(), 200);
-    let ours = jiangjun_engine::book::JjBook::from_positions(&w2.positions);
+    let ours = jiangjun_engine::play::book::JjBook::from_positions(&w2.positions);
     let ours = Book::parse(&ours.to_bytes()).unwrap();
     let mut top_bit = 0;
     for (b, entries) in &w.positions {
@@ -229,7 +232,7 @@ fn book_dat_to_obk_to_ours_keeps_every_move_and_weight() {
     assert_eq!(w2.positions.len(), w.positions.len());
     assert_eq!(w2.reached, w2.total, "every .obk row is reached again");
     // And ElephantEye's format written back answers the same.
-    use jiangjun_engine::book::eleeye::{EleeyeBook, records_of};
+    use jiangjun_engine::play::book::eleeye::{EleeyeBook, records_of};
     let back =
         Book::parse(&EleeyeBook::from_records(records_of(&w2.positions)).to_bytes()).unwrap();
     for (b, entries) in &w.positions {

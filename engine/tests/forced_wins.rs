@@ -5,8 +5,8 @@
 //! win: a mate score for the side with the rook, at a modest depth.
 
 use jiangjun_engine::Engine;
-use jiangjun_engine::score::SCORE_MATE_IN_MAX;
-use jiangjun_engine::search::Limits;
+use jiangjun_engine::Limits;
+use jiangjun_engine::SCORE_MATE_IN_MAX;
 use xiangqi::{Board, Color};
 
 #[test]

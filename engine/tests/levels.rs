@@ -7,10 +7,10 @@
 #![allow(clippy::unwrap_used)]
 
 use jiangjun_engine::Engine;
-use jiangjun_engine::ladder::{self, RUNGS, TOP};
+use jiangjun_engine::SCORE_MATE_IN_MAX;
+use jiangjun_engine::play::ladder::{self, RUNGS, TOP};
 use jiangjun_engine::play::{GoRequest, PlaySettings};
-use jiangjun_engine::score::SCORE_MATE_IN_MAX;
-use jiangjun_engine::search::{IterationInfo, Reporter, SearchResult};
+use jiangjun_engine::{IterationInfo, Reporter, SearchResult};
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
 use xiangqi::types::Move;

@@ -1,4 +1,4 @@
-//! The strength knobs (`jiangjun_engine::strength`) through the engine's
+//! The strength knobs (`jiangjun_engine::play::strength`) through the engine's
 //! search: what each does to the move played, and that the default is the
 //! full-strength search.
 
@@ -6,12 +6,12 @@
 #![allow(clippy::unwrap_used)]
 
 use jiangjun_engine::Engine;
+use jiangjun_engine::eval::Position;
 use jiangjun_engine::eval::{evaluate, evaluate_partial};
-use jiangjun_engine::ladder;
-use jiangjun_engine::position::Position;
-use jiangjun_engine::score::{SCORE_MATE_IN_MAX, Score};
-use jiangjun_engine::search::{Limits, SearchResult};
-use jiangjun_engine::strength::{Grade, Randomness, Strength};
+use jiangjun_engine::play::ladder;
+use jiangjun_engine::play::strength::{Grade, Randomness, Strength};
+use jiangjun_engine::{Limits, SearchResult};
+use jiangjun_engine::{SCORE_MATE_IN_MAX, Score};
 use xiangqi::board::Board;
 
 /// Red mates in three, starting with the rook sacrifice d8d9 (a composed

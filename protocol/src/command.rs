@@ -123,6 +123,7 @@ pub fn parse(line: &str) -> Command {
             draw: rest.first().is_some_and(|t| t.eq_ignore_ascii_case("draw")),
         },
         "quit" => Command::Quit,
+        // UCCI's; parsed (and answered in UCCI's words) in both dialects.
         "probe" => match parse_position(rest) {
             Ok((base, moves)) => Command::Probe { base, moves },
             Err(e) => Command::Error(format!("probe: {e}")),

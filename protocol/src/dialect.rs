@@ -6,9 +6,10 @@
 
 use super::command::Command;
 use super::options::{Effect, Options};
-use jiangjun_engine::book::Entry;
-use jiangjun_engine::score::Score;
-use jiangjun_engine::search::{IterationInfo, SearchResult};
+use jiangjun_engine::Score;
+use jiangjun_engine::play::book::Entry;
+use jiangjun_engine::{HashEntry, IterationInfo, SearchResult};
+use xiangqi::board::Board;
 
 /// How search lines are shown, from the options in force.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,6 +50,10 @@ pub trait Dialect: Sync {
     /// `go depth 0`: the lines that answer it without a search (a static
     /// score from `evaluate`), or `None` to search to depth 1 instead.
     fn depth_zero_answer(&self, evaluate: &dyn Fn() -> Score) -> Option<Vec<String>>;
+
+    /// The answer to UCCI's `probe`: what the hash table holds for `board`
+    /// (`entry`), in UCCI's `pophash` words and scores (which UCI borrows).
+    fn probe_lines(&self, board: &Board, entry: Option<HashEntry>) -> Vec<String>;
 
     /// How the book moves considered are announced (`total`: their weight).
     fn book_lines(&self, entries: &[Entry], total: u32) -> Vec<String>;

@@ -3,7 +3,7 @@
 //! of `go perft` (which `jiangjun perft --divide` prints too).
 
 use super::dialect::Style;
-use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
+use jiangjun_engine::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 use xiangqi::types::Move;
 
 /// Mate distance in moves (positive: side to move mates), if the score is a mate.

@@ -1,12 +1,16 @@
 //! Everything the engine writes to stdout goes through `Output`, one whole
 //! line at a time and flushed, so lines from the search thread and the
-//! command loop never interleave. `Printer` formats search output in the
-//! GUI's dialect.
+//! command loop never interleave. `SearchOutput`, the one reporter a `go`
+//! hands the engine, writes the search's lines and answer in the GUI's
+//! dialect.
 
 use super::debug_log::DebugLog;
 use super::dialect::{Dialect, Style};
-use jiangjun_engine::search::{IterationInfo, Reporter, SearchResult};
+use super::input::Event;
+use jiangjun_engine::play::book::Entry;
+use jiangjun_engine::{IterationInfo, Reporter, SearchResult};
 use std::io::Write;
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use xiangqi::types::Move;
 
@@ -59,32 +63,28 @@ impl Output {
     }
 }
 
-/// Search output in the dialect of the GUI.
-pub struct Printer {
+/// A search's output: its lines in the GUI's dialect, then the answer
+/// (with the draw offer, if any, accepted or not), then word to the
+/// command loop that search `id` is done.
+pub struct SearchOutput {
     pub out: Arc<Output>,
     pub dialect: &'static dyn Dialect,
     pub style: Style,
+    /// The GUI offered a draw (`go draw`, `ponderhit draw`).
+    pub draw_offered: Arc<Mutex<bool>>,
+    pub events: Sender<Event>,
+    pub id: u64,
 }
 
-impl Printer {
+impl SearchOutput {
     fn print(&self, lines: Vec<String>) {
         for l in lines {
             self.out.line(&l);
         }
     }
-
-    /// The book moves a `go` chose among.
-    pub fn book_moves(&self, entries: &[jiangjun_engine::book::Entry], total: u32) {
-        self.print(self.dialect.book_lines(entries, total));
-    }
-
-    /// The answer to a `go`.
-    pub fn bestmove(&self, result: &SearchResult, draw_offered: bool) {
-        self.print(self.dialect.answer_lines(result, draw_offered));
-    }
 }
 
-impl Reporter for Printer {
+impl Reporter for SearchOutput {
     fn iteration(&self, info: &IterationInfo) {
         self.print(self.dialect.iteration_lines(info, self.style));
     }
@@ -97,5 +97,15 @@ impl Reporter for Printer {
         self.out.line(&format!(
             "info depth {depth} currmove {mv} currmovenumber {number}"
         ));
+    }
+
+    fn book_moves(&self, entries: &[Entry], total: u32) {
+        self.print(self.dialect.book_lines(entries, total));
+    }
+
+    fn best_move(&self, result: &SearchResult) {
+        let draw = self.draw_offered.lock().map(|d| *d).unwrap_or(false);
+        self.print(self.dialect.answer_lines(result, draw));
+        let _ = self.events.send(Event::SearchDone(self.id));
     }
 }

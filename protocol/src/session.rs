@@ -305,9 +305,9 @@ impl Session {
             Ok(options::Effect::LoadBook) => {
                 if self.options.book_file.is_empty() {
                     self.engine
-                        .set_book(jiangjun_engine::book::Book::default_book());
+                        .set_book(jiangjun_engine::play::book::Book::default_book());
                 } else {
-                    match jiangjun_engine::book::Book::load(std::path::Path::new(
+                    match jiangjun_engine::play::book::Book::load(std::path::Path::new(
                         &self.options.book_file,
                     )) {
                         Ok(b) => self.engine.set_book(b),

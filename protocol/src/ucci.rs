@@ -1,17 +1,18 @@
 //! UCCI 3.0, as ElephantEye speaks it: `ucci`/`ucciok`, `setoption <name>
 //! <value>` beside the UCI form, clocks in milliseconds with `usemillisec`
 //! (seconds without), `info time .. nodes ..` then `info depth .. score ..
-//! pv ..` lines with ElephantEye's mate scores, `nobestmove`, `bye`, and the
-//! draw and resign words of `bestmove`.
+//! pv ..` lines with ElephantEye's mate scores, `nobestmove`, `bye`, the
+//! draw and resign words of `bestmove`, and `probe` (answered `pophash`).
 
 use super::command::{self, Command, excerpt};
 use super::dialect::{Dialect, Style};
 use super::format::{pv_text, wdl_text};
 use super::identity::{ENGINE_AUTHOR, ENGINE_NAME, VERSION};
 use super::options::{self, Effect, Kind, OptionDef, Options};
-use jiangjun_engine::book::Entry;
-use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
-use jiangjun_engine::search::{IterationInfo, SearchResult};
+use jiangjun_engine::play::book::Entry;
+use jiangjun_engine::{Bound, HashEntry, IterationInfo, SearchResult};
+use jiangjun_engine::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
+use xiangqi::board::Board;
 
 pub struct Ucci;
 
@@ -27,7 +28,7 @@ const ACCEPT_DRAW_BELOW: Score = -40;
 /// A score as UCCI prints it, in ElephantEye's convention: a mate `n` plies
 /// away is `10000 - n` (`n - 10000` when mated); other scores are capped
 /// below ±9800 so that they never read as mates.
-pub fn ucci_score(score: Score) -> i32 {
+fn ucci_score(score: Score) -> i32 {
     if score >= SCORE_MATE_IN_MAX {
         UCCI_MATE - (SCORE_MATE - score)
     } else if score <= -SCORE_MATE_IN_MAX {
@@ -118,6 +119,26 @@ impl Dialect for Ucci {
         }
     }
 
+    /// `pophash [bestmove M] [lowerbound S depth D] [upperbound S depth D]`,
+    /// as ElephantEye answers: the move only if legal here (another
+    /// position can share the key), both bounds for an exact score.
+    fn probe_lines(&self, board: &Board, entry: Option<HashEntry>) -> Vec<String> {
+        let mut s = String::from("pophash");
+        if let Some(e) = entry {
+            if e.mv.is_some() && board.is_legal_move(e.mv) {
+                s.push_str(&format!(" bestmove {}", e.mv));
+            }
+            let score = ucci_score(e.score);
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                s.push_str(&format!(" lowerbound {score} depth {}", e.depth.max(0)));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                s.push_str(&format!(" upperbound {score} depth {}", e.depth.max(0)));
+            }
+        }
+        vec![s]
+    }
+
     fn ms_per_clock_unit(&self, options: &Options) -> f64 {
         if options.usemillisec { 1.0 } else { 1000.0 }
     }
@@ -206,7 +227,6 @@ impl Dialect for Ucci {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiangjun_engine::tt::Bound;
     use xiangqi::types::Move;
 
     #[test]
@@ -300,6 +320,50 @@ mod tests {
                 name: "newgame".into(),
                 value: None
             }
+        );
+    }
+
+    /// `probe` is answered `pophash` in ElephantEye's scores, with a move
+    /// only if legal here; UCI answers in the same words.
+    #[test]
+    fn probe_is_answered_pophash() {
+        assert!(matches!(
+            Ucci.parse("probe startpos moves h2e2"),
+            Command::Probe { moves, .. } if moves == ["h2e2"]
+        ));
+        let board = Board::startpos();
+        assert_eq!(Ucci.probe_lines(&board, None), vec!["pophash"]);
+        let mv = board.parse_move("h2e2").unwrap();
+        let entry = HashEntry {
+            mv,
+            score: SCORE_MATE - 3,
+            eval: 0,
+            depth: 7,
+            bound: Bound::Exact,
+            pv: true,
+        };
+        assert_eq!(
+            Ucci.probe_lines(&board, Some(entry)),
+            vec!["pophash bestmove h2e2 lowerbound 9997 depth 7 upperbound 9997 depth 7"]
+        );
+        // A move of another position with the same key is not offered.
+        let black = Board::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        let lower = HashEntry {
+            bound: Bound::Lower,
+            score: 40,
+            ..entry
+        };
+        assert_eq!(
+            Ucci.probe_lines(&black, Some(lower)),
+            vec!["pophash lowerbound 40 depth 7"]
+        );
+        let uci = super::super::uci::Uci;
+        assert_eq!(
+            uci.probe_lines(&board, Some(entry)),
+            Ucci.probe_lines(&board, Some(entry))
         );
     }
 }

@@ -7,10 +7,12 @@ use super::dialect::{Dialect, Style};
 use super::format::{mate_moves, pv_text, wdl_text};
 use super::identity::{ENGINE_AUTHOR, ENGINE_NAME, VERSION};
 use super::options::{self, Effect, Kind, OptionDef, Options};
-use jiangjun_engine::book::Entry;
-use jiangjun_engine::score::Score;
-use jiangjun_engine::search::{IterationInfo, SearchResult};
-use jiangjun_engine::tt::Bound;
+use super::ucci::Ucci;
+use jiangjun_engine::Bound;
+use jiangjun_engine::Score;
+use jiangjun_engine::play::book::Entry;
+use jiangjun_engine::{HashEntry, IterationInfo, SearchResult};
+use xiangqi::board::Board;
 
 pub struct Uci;
 
@@ -56,6 +58,12 @@ impl Dialect for Uci {
     fn parse(&self, line: &str) -> Command {
         command::short_setoption(line, |n| options::find_uci(n).is_some())
             .unwrap_or_else(|| command::parse(line))
+    }
+
+    /// UCCI's `probe` has no UCI counterpart: it is answered in UCCI's
+    /// words, `pophash` with ElephantEye's scores (docs/protocols.md).
+    fn probe_lines(&self, board: &Board, entry: Option<HashEntry>) -> Vec<String> {
+        Ucci.probe_lines(board, entry)
     }
 
     fn ms_per_clock_unit(&self, _: &Options) -> f64 {
@@ -143,7 +151,7 @@ impl Dialect for Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiangjun_engine::strength::{ELO_MAX, ELO_MIN};
+    use jiangjun_engine::play::strength::{ELO_MAX, ELO_MIN};
     use xiangqi::types::Move;
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::tools::book_formats::{self, ConvertArgs, CoverageArgs, OutFormat};
 use crate::tools::{EXIT_USAGE, book_build, fail, position_after, records};
-use jiangjun_engine::book::Book;
+use jiangjun_engine::play::book::Book;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use xiangqi::board::START_FEN;

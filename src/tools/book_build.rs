@@ -6,9 +6,9 @@
 
 use crate::tools::records::Game;
 use jiangjun_engine::Engine;
-use jiangjun_engine::book::{JjBook, Record};
-use jiangjun_engine::score::SCORE_MATE_IN_MAX;
-use jiangjun_engine::search::Limits;
+use jiangjun_engine::Limits;
+use jiangjun_engine::SCORE_MATE_IN_MAX;
+use jiangjun_engine::play::book::{JjBook, Record};
 use std::collections::HashMap;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move};
@@ -159,7 +159,7 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiangjun_engine::book::Book;
+    use jiangjun_engine::play::book::Book;
 
     const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 

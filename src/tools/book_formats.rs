@@ -2,8 +2,8 @@
 //! `jiangjun book convert` and `jiangjun book coverage` subcommands.
 
 use crate::tools::{EXIT_USAGE, fail};
-use jiangjun_engine::book::walk::{Walk, walk};
-use jiangjun_engine::book::{Book, Entry, JjBook, eleeye, obk};
+use jiangjun_engine::play::book::walk::{Walk, walk};
+use jiangjun_engine::play::book::{Book, Entry, JjBook, eleeye, obk};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use xiangqi::board::Board;

@@ -65,10 +65,10 @@
 
 use crate::tools::{EXIT_USAGE, EvalFileArg, fail};
 use jiangjun_engine::Engine;
+use jiangjun_engine::Limits;
 use jiangjun_engine::nnue::{self, Network};
-use jiangjun_engine::score::{SCORE_MATE_IN_MAX, Score};
-use jiangjun_engine::search::Limits;
 use jiangjun_engine::tb::{Tablebases, verdict};
+use jiangjun_engine::{SCORE_MATE_IN_MAX, Score};
 use jiangjun_trainer::data::{DataError, DataWriter, GameResult, Record};
 use jiangjun_trainer::rng::Rng;
 use std::collections::BTreeMap;

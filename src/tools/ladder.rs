@@ -3,7 +3,7 @@
 //! calibration's anchor, one record a line, for people and for
 //! `scripts/calibrate_levels.py`, which reads it.
 
-use jiangjun_engine::ladder::{
+use jiangjun_engine::play::ladder::{
     self, ANCHOR_ELO, ANCHOR_NAME, CALIBRATION_TC, RUNGS, RatingSource, TOP,
 };
 use std::process::ExitCode;

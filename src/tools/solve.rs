@@ -4,10 +4,10 @@
 //! key move when the suite gives one) or, without `dm`, plays the `bm` move.
 
 use jiangjun_engine::Engine;
+use jiangjun_engine::Limits;
 use jiangjun_engine::nnue::Network;
-use jiangjun_engine::score::{SCORE_MATE, SCORE_MATE_IN_MAX};
-use jiangjun_engine::search::Limits;
-use jiangjun_engine::time::Clock;
+use jiangjun_engine::play::time::Clock;
+use jiangjun_engine::{SCORE_MATE, SCORE_MATE_IN_MAX};
 use std::sync::Arc;
 use xiangqi::board::Board;
 use xiangqi::types::Move;

@@ -15,7 +15,7 @@
 
 use crate::model::FloatNet;
 use crate::train::TrainState;
-use jiangjun_engine::nnue::network::fnv1a64;
+use jiangjun_engine::nnue::fnv1a64;
 use jiangjun_engine::nnue::{Arch, FeatureSet};
 use std::path::Path;
 

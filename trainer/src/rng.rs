@@ -3,7 +3,7 @@
 //! same seed gives the same initial weights, split and shuffles on any
 //! machine, with the float draws the trainer needs.
 
-use jiangjun_engine::strength;
+use jiangjun_engine::play::strength;
 use xiangqi::rng::SplitMix64;
 
 #[derive(Clone, Debug)]

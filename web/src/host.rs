@@ -31,7 +31,7 @@ pub fn install_clock() {
         // SAFETY: takes nothing and returns a number; no memory is shared.
         unsafe { imports::jj_now() }
     }
-    jiangjun_engine::now::set_source(now);
+    jiangjun_engine::set_time_source(now);
 }
 
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]

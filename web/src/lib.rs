@@ -28,7 +28,7 @@ mod host;
 mod rules;
 mod tables;
 
-use jiangjun_engine::search::Interrupt;
+use jiangjun_engine::Interrupt;
 use jiangjun_protocol::output::Output;
 use jiangjun_protocol::step::Stepper;
 use std::cell::RefCell;

@@ -15,12 +15,14 @@
 //! hand-set endgame knowledge (`endgame`): a scale for material that cannot
 //! win, and a bonus for known wins.
 
-pub mod endgame;
-pub mod packed;
+mod endgame;
+mod packed;
 pub mod params;
 pub mod psq;
 mod weights;
 
+/// A board with the evaluation's incremental sums (what `evaluate` reads).
+pub use crate::position::Position;
 use crate::score::Score;
 pub use endgame::{KNOWN_WIN, known_win, scale};
 use params::*;
@@ -195,7 +197,7 @@ fn endgame_knowledge(board: &Board, v: Score) -> Score {
 /// `Position::evaluate` uses the hand-made evaluation for them, whose push
 /// towards the mating pattern lets the search prove the win.
 #[inline]
-pub fn endgame_scale(board: &Board, v: Score) -> Score {
+pub(crate) fn endgame_scale(board: &Board, v: Score) -> Score {
     let us = board.side_to_move();
     let strong = if v >= 0 { us } else { us.flip() };
     let s = scale(board, strong);
@@ -218,7 +220,7 @@ pub fn evaluate(board: &impl Evaluated) -> Score {
 /// material and piece-square values, only the terms whose weight index
 /// `keep` accepts, and the endgame rules (the scale for material that
 /// cannot win, known wins) only if `scaled`: the UCCI `knowledge` option
-/// (see `crate::strength`).
+/// (see `crate::play::strength`).
 pub fn evaluate_partial(
     board: &impl Evaluated,
     keep: impl Fn(usize) -> bool,

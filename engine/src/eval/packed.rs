@@ -5,19 +5,19 @@
 use crate::score::Score;
 
 /// Pack a middlegame and an endgame value.
-pub const fn s(mg: i32, eg: i32) -> Score {
+pub(super) const fn s(mg: i32, eg: i32) -> Score {
     (eg << 16).wrapping_add(mg)
 }
 
 /// Middlegame half of a packed score.
 #[inline(always)]
-pub const fn mg(v: Score) -> i32 {
+pub(super) const fn mg(v: Score) -> i32 {
     v as i16 as i32
 }
 
 /// Endgame half of a packed score.
 #[inline(always)]
-pub const fn eg(v: Score) -> i32 {
+pub(super) const fn eg(v: Score) -> i32 {
     ((v.wrapping_add(0x8000)) >> 16) as i16 as i32
 }
 

@@ -10,29 +10,29 @@ use super::features::FeatureSet;
 use std::fmt;
 
 /// The first bytes of every network file.
-pub const MAGIC: [u8; 8] = *b"JJNNUE\0\0";
+pub(super) const MAGIC: [u8; 8] = *b"JJNNUE\0\0";
 /// The format version of networks without hidden layers (the accumulator
 /// straight into one output per bucket).
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 /// The format version of networks with hidden layers (`Arch::hidden`); the
 /// header's byte 30 and 31 give their sizes (reserved, zero, in version 1).
-pub const VERSION_HIDDEN: u16 = 2;
+pub(super) const VERSION_HIDDEN: u16 = 2;
 /// Length of the header before the payload.
-pub const HEADER_LEN: usize = 48;
+pub(super) const HEADER_LEN: usize = 48;
 
 /// L1 must be a multiple of this: the SIMD loops work in blocks of 64
 /// `i16` (four AVX2 registers), and the output layer's `i32` partial sums
 /// are exact for one block (see `DOT_CHUNK`).
-pub const L1_STEP: usize = 64;
+pub(super) const L1_STEP: usize = 64;
 /// Widest accumulator accepted (keeps files, and a bad header's claims, bounded).
-pub const MAX_L1: usize = 2048;
+pub(super) const MAX_L1: usize = 2048;
 /// Most output buckets accepted (more than the 31 piece counts is useless).
-pub const MAX_OUTPUT_BUCKETS: usize = 16;
+pub(super) const MAX_OUTPUT_BUCKETS: usize = 16;
 /// Hidden layer sizes are multiples of this (whole SIMD blocks of the
 /// second hidden layer's input) ...
-pub const HIDDEN_STEP: usize = 8;
+pub(super) const HIDDEN_STEP: usize = 8;
 /// ... up to this (a byte in the header; wider would cost more than it can give).
-pub const MAX_HIDDEN: usize = 64;
+pub(super) const MAX_HIDDEN: usize = 64;
 
 /// The shape of a network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

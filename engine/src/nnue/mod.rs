@@ -36,9 +36,10 @@
 //!   perspective's own king: its palace square, the d and f files merged by
 //!   mirroring the board left to right for a king on the f file, 9 squares
 //!   in 6 buckets.
-//! * **Accumulator** ([`accumulator`]): the first layer's output for both
-//!   perspectives, `bias + Σ weight[feature]`, kept incrementally as pieces
-//!   move (a move touches 2 or 3 features per perspective). A king move
+//! * **Accumulator** ([`Accumulator`], [`AccumulatorStack`]): the first
+//!   layer's output for both perspectives, `bias + Σ weight[feature]`, kept
+//!   incrementally as pieces move (a move touches 2 or 3 features per
+//!   perspective). A king move
 //!   into another bucket (or mirror) recomputes that king's perspective
 //!   only, from the refresh cache ([`finny`]: the half as it was when the
 //!   king last stood in that view, plus the pieces changed since); the
@@ -79,7 +80,7 @@
 //!
 //! # Network file
 //!
-//! See [`network`]: a 48-byte little-endian header (magic `JJNNUE\0\0`,
+//! See [`Network`]: a 48-byte little-endian header (magic `JJNNUE\0\0`,
 //! version, feature set, dimensions, quantisation constants, payload length,
 //! FNV-1a-64 checksum of the payload) then the payload of `i16` LE values.
 //! The feature set, L1 and the bucket count in the header choose the
@@ -95,11 +96,11 @@
 //! starts with [`default_network`]. [`EvalSource`] is what the options name:
 //! the hand-made evaluation, the built-in network or a network file.
 
-pub mod accumulator;
-pub mod arch;
+mod accumulator;
+mod arch;
 pub mod features;
 pub mod finny;
-pub mod network;
+mod network;
 mod rows;
 pub mod simd;
 pub mod stack;
@@ -108,7 +109,7 @@ pub mod threats;
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use arch::{Arch, NnueError};
 pub use features::{FEATURES, FeatureSet, feature_index, output_bucket};
-pub use network::Network;
+pub use network::{Network, fnv1a64};
 
 use std::ffi::OsStr;
 use std::fmt;

@@ -45,7 +45,7 @@ use super::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use std::path::Path;
 use xiangqi::rng::{GAMMA, SplitMix64};
 
-pub use super::arch::{HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN};
+pub(super) use super::arch::{HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN};
 
 /// A quantised network (see the module docs of `nnue` for the arithmetic).
 /// Every instance satisfies the weight limits, so evaluation never overflows.

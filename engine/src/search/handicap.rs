@@ -1,4 +1,4 @@
-//! The search side of `crate::strength`: the evaluation a weakened engine
+//! The search side of `crate::play::strength`: the evaluation a weakened engine
 //! uses, and a skill level's choice of move. At full strength neither does
 //! anything: `evaluate` is the position's evaluation (the network's, or the
 //! hand-made one) behind one flag, and no pick is made.
@@ -6,9 +6,9 @@
 use super::skill_pick::SkillPick;
 use super::worker::Worker;
 use crate::eval::evaluate_partial;
+use crate::play::strength::{self, Grade};
 use crate::position::Position;
 use crate::score::Score;
-use crate::strength::{self, Grade};
 
 impl Worker<'_> {
     /// The static evaluation of the current position, as the `knowledge`

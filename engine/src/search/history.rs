@@ -8,19 +8,19 @@
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move, Piece, SQUARES};
 
-pub const MAX_HISTORY: i32 = 16384;
+pub(crate) const MAX_HISTORY: i32 = 16384;
 
 const PIECES: usize = Piece::COUNT;
 /// Size of one continuation sub-table: (piece, target) of the current move.
-pub const CONT_SIZE: usize = PIECES * SQUARES;
+pub(crate) const CONT_SIZE: usize = PIECES * SQUARES;
 
 /// Index of a (piece, target) pair.
 #[inline(always)]
-pub fn piece_to(piece: Piece, to: usize) -> usize {
+pub(crate) fn piece_to(piece: Piece, to: usize) -> usize {
     piece.index() * SQUARES + to
 }
 
-pub struct Histories {
+pub(crate) struct Histories {
     butterfly: Vec<i16>,
     capture: Vec<i16>,
     /// `continuation[prev * CONT_SIZE + cur]` where prev and cur are (piece, to) indices.
@@ -50,12 +50,12 @@ fn gravity(entry: &mut i16, bonus: i32) {
 /// The previous moves a quiet move is judged against: continuation
 /// sub-table offsets of the moves one and two plies back (if any).
 #[derive(Clone, Copy, Default)]
-pub struct Context {
+pub(crate) struct Context {
     pub cont: [Option<usize>; 2],
 }
 
 impl Histories {
-    pub fn new() -> Histories {
+    pub(crate) fn new() -> Histories {
         Histories {
             butterfly: vec![0; 2 * SQUARES * SQUARES],
             capture: vec![0; PIECES * SQUARES * 7],
@@ -64,7 +64,7 @@ impl Histories {
         }
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.butterfly.fill(0);
         self.capture.fill(0);
         self.continuation.fill(0);
@@ -73,7 +73,7 @@ impl Histories {
 
     /// Ordering score of a quiet move.
     #[inline]
-    pub fn quiet_score(&self, board: &Board, ctx: &Context, m: Move) -> i32 {
+    pub(crate) fn quiet_score(&self, board: &Board, ctx: &Context, m: Move) -> i32 {
         let side = board.side_to_move();
         let mut s = self.butterfly[butterfly_index(side, m)] as i32;
         if let Some(p) = board.piece_at(m.from()) {
@@ -94,17 +94,17 @@ impl Histories {
 
     /// History part of a capture's ordering score.
     #[inline]
-    pub fn capture_score(&self, board: &Board, m: Move) -> i32 {
+    pub(crate) fn capture_score(&self, board: &Board, m: Move) -> i32 {
         Self::capture_index(board, m).map_or(0, |i| self.capture[i] as i32)
     }
 
-    pub fn counter_move(&self, prev: Option<usize>) -> Move {
+    pub(crate) fn counter_move(&self, prev: Option<usize>) -> Move {
         prev.map_or(Move::NONE, |p| self.counter[p])
     }
 
     /// A quiet move caused a cutoff: reward it by `bonus`, punish the quiet
     /// moves tried before it by `malus` (both from `SearchParams`, by depth).
-    pub fn update_quiets(
+    pub(crate) fn update_quiets(
         &mut self,
         board: &Board,
         ctx: &Context,
@@ -136,7 +136,7 @@ impl Histories {
 
     /// A move caused a cutoff: reward it by `bonus` if a capture, and
     /// punish the captures tried before it by `malus`.
-    pub fn update_captures(
+    pub(crate) fn update_captures(
         &mut self,
         board: &Board,
         best: Option<Move>,
@@ -161,12 +161,12 @@ impl Histories {
 
 /// Per-thread tables kept from one search to the next.
 #[derive(Default)]
-pub struct ThreadData {
+pub(crate) struct ThreadData {
     pub hist: Histories,
 }
 
 impl ThreadData {
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.hist.clear();
     }
 }

@@ -16,7 +16,7 @@ const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4
 
 impl Worker<'_> {
     /// Iterative deepening with aspiration windows. Returns the best move found.
-    pub fn iterate(&mut self) -> SearchResult {
+    pub(super) fn iterate(&mut self) -> SearchResult {
         let max_depth = self
             .limits
             .depth

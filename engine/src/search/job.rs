@@ -52,7 +52,7 @@ impl SearchJob {
     /// move to search, and not at a level: its budget is searched on one
     /// thread, so that a seed always gives the same move). The table
     /// starts a new search.
-    pub fn new(
+    pub(crate) fn new(
         board: &Board,
         limits: Limits,
         tt: Arc<TranspositionTable>,
@@ -94,7 +94,7 @@ impl SearchJob {
     /// keeps only the moves that keep the value (unless that would leave
     /// none of the moves the `go` allows); a mate in one, being the fastest
     /// win, is among them, and no list is left empty.
-    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> SearchJob {
+    pub(crate) fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> SearchJob {
         if let Some(keep) = tablebases
             .as_deref()
             .and_then(|tb| crate::tb::root_moves(tb, &self.board))
@@ -107,7 +107,7 @@ impl SearchJob {
     }
 
     /// Helper threads the search uses (ids 1 to this).
-    pub fn helpers(&self) -> usize {
+    pub(crate) fn helpers(&self) -> usize {
         self.helper_results.len()
     }
 }

@@ -3,8 +3,8 @@
 //! `ponderhit`.
 
 use super::params;
-use crate::strength::Strength;
-use crate::time::Clock;
+use crate::play::strength::Strength;
+use crate::play::time::Clock;
 use xiangqi::types::Move;
 
 /// What a `go` asks for, in engine terms.
@@ -32,7 +32,7 @@ pub struct Limits {
     /// mated or dead-drawn position, or with no move to search. The thread
     /// that answers is parked meanwhile (see `Shared::wait_for_release`).
     pub wait_for_stop: bool,
-    /// Playing strength: full by default (`crate::strength`).
+    /// Playing strength: full by default (`crate::play::strength`).
     pub strength: Strength,
     /// The search's margins and reductions. Read only by a tuning build
     /// (feature `tune`); the normal build searches with the defaults.

@@ -20,17 +20,17 @@
 //! - `smp`: the main and helper jobs, and which thread's move is played;
 //! - `handicap`: the evaluation and the move choice of a weakened engine
 //!   (`skill_pick`: the line it chose)
-//!   (`crate::strength`).
+//!   (`crate::play::strength`).
 
 mod alphabeta;
 mod handicap;
 mod skill_pick;
 pub(crate) use handicap::evaluate_with_knowledge;
-pub mod history;
+pub(crate) mod history;
 mod iterate;
 pub(crate) mod job;
 mod limits;
-pub mod movepick;
+pub(crate) mod movepick;
 pub mod params;
 mod qsearch;
 mod report;
@@ -40,7 +40,7 @@ mod shared;
 pub(crate) mod smp;
 mod worker;
 
-pub use history::ThreadData;
+pub(crate) use history::ThreadData;
 pub use limits::{Interrupt, InterruptHook, Limits};
 pub use report::{IterationInfo, Reporter, SearchResult, Silent};
 pub(crate) use shared::Shared;

@@ -24,7 +24,7 @@ enum Stage {
     Done,
 }
 
-pub struct MovePicker {
+pub(crate) struct MovePicker {
     stage: Stage,
     tt_move: Move,
     killers: [Move; 2],
@@ -86,7 +86,12 @@ fn quiet_ok(board: &Position, m: Move) -> bool {
 
 impl MovePicker {
     /// For the main search.
-    pub fn new(board: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    pub(crate) fn new(
+        board: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+    ) -> MovePicker {
         let tt_move = if board.is_pseudo_legal(tt_move) {
             tt_move
         } else {
@@ -107,7 +112,7 @@ impl MovePicker {
     }
 
     /// For quiescence: captures only, or every evasion when in check.
-    pub fn new_qsearch(board: &Position, tt_move: Move, in_check: bool) -> MovePicker {
+    pub(crate) fn new_qsearch(board: &Position, tt_move: Move, in_check: bool) -> MovePicker {
         let mut p = MovePicker::new(board, tt_move, [Move::NONE; 2], Move::NONE);
         p.captures_only = !in_check;
         if p.captures_only && board.piece_at(p.tt_move.to()).is_none() {
@@ -118,7 +123,7 @@ impl MovePicker {
 
     /// The next pseudo-legal move, or `None` when all have been given.
     /// `skip_quiets` ends the quiet stages early (for move-count pruning).
-    pub fn next(
+    pub(crate) fn next(
         &mut self,
         board: &Position,
         hist: &Histories,
@@ -241,7 +246,7 @@ impl MovePicker {
 
     /// The ordering score of the move `next` returned last (history for quiets).
     #[inline]
-    pub fn last_score(&self) -> i32 {
+    pub(crate) fn last_score(&self) -> i32 {
         if self.stage == Stage::Quiets && self.idx > self.bad_len {
             self.moves[self.idx - 1].score
         } else {

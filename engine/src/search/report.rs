@@ -46,7 +46,7 @@ pub trait Reporter: Send + Sync {
     }
     /// The book moves a `go` chose among (`total`: their summed weight),
     /// before the book move's `best_move`.
-    fn book_moves(&self, _entries: &[crate::book::Entry], _total: u32) {}
+    fn book_moves(&self, _entries: &[crate::play::book::Entry], _total: u32) {}
 }
 
 /// A reporter that prints nothing (bench, tests, tools).

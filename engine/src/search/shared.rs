@@ -35,11 +35,11 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub fn new() -> Shared {
+    pub(crate) fn new() -> Shared {
         Shared::with_interrupt(None)
     }
 
-    pub fn with_interrupt(interrupt: Option<InterruptHook>) -> Shared {
+    pub(crate) fn with_interrupt(interrupt: Option<InterruptHook>) -> Shared {
         Shared {
             interrupt,
             stop: AtomicBool::new(false),
@@ -52,7 +52,7 @@ impl Shared {
     }
 
     /// Ready for a new search (or perft): not stopped, no nodes yet.
-    pub fn reset(&self, ponder: bool) {
+    pub(crate) fn reset(&self, ponder: bool) {
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(ponder, Ordering::Relaxed);
         self.nodes.store(0, Ordering::Relaxed);
@@ -62,7 +62,7 @@ impl Shared {
 
     /// `stop`: the threads stop, pondering ends, and an answer held back
     /// by `wait_for_release` is given.
-    pub fn request_stop(&self) {
+    pub(crate) fn request_stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
         self.pondering.store(false, Ordering::Relaxed);
         *lock(&self.told_to_stop) = true;
@@ -71,7 +71,7 @@ impl Shared {
 
     /// `ponderhit`: pondering ends (the clock applies from now on), and an
     /// answer held back only because of pondering is given.
-    pub fn ponderhit(&self) {
+    pub(crate) fn ponderhit(&self) {
         self.pondering.store(false, Ordering::Relaxed);
         // Taking the lock orders this with a waiter's check of `pondering`.
         let _guard = lock(&self.told_to_stop);
@@ -80,7 +80,7 @@ impl Shared {
 
     /// Ask the interrupt hook, if any, what the host was sent, and act on
     /// it as `stop` or `ponderhit` would.
-    pub fn poll_interrupt(&self, block_ms: u32) {
+    pub(crate) fn poll_interrupt(&self, block_ms: u32) {
         if let Some(poll) = self.interrupt {
             match poll(block_ms) {
                 Interrupt::None => {}
@@ -94,7 +94,7 @@ impl Shared {
     /// at once, unless `wait_for_stop` (until `stop`) or pondering (until
     /// `ponderhit` or `stop`). With an interrupt hook nobody else can wake
     /// this thread, so it polls the hook instead.
-    pub fn wait_for_release(&self, wait_for_stop: bool) {
+    pub(crate) fn wait_for_release(&self, wait_for_stop: bool) {
         let mut told = lock(&self.told_to_stop);
         while !*told && (wait_for_stop || self.pondering.load(Ordering::Relaxed)) {
             if self.interrupt.is_some() {

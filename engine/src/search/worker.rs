@@ -11,10 +11,10 @@ use super::report::{IterationInfo, Reporter};
 use super::root_moves::RootMove;
 use super::shared::Shared;
 use super::skill_pick::SkillPick;
+use crate::play::strength::{self, Grade};
+use crate::play::time::TimeManager;
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
-use crate::strength::{self, Grade};
-use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable};
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
@@ -91,7 +91,7 @@ pub(super) struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     /// Thread `id` (0: the main thread) of `job`, with its tables `data`.
-    pub fn new(
+    pub(super) fn new(
         id: usize,
         job: &'a SearchJob,
         data: &'a mut ThreadData,
@@ -158,7 +158,7 @@ impl<'a> Worker<'a> {
     /// normal build (every read folds to an immediate), the `go`'s in a
     /// tuning build.
     #[inline(always)]
-    pub fn params(&self) -> &'a SearchParams {
+    pub(super) fn params(&self) -> &'a SearchParams {
         Self::params_of(self.limits)
     }
 
@@ -175,38 +175,38 @@ impl<'a> Worker<'a> {
         }
     }
 
-    pub fn is_main(&self) -> bool {
+    pub(super) fn is_main(&self) -> bool {
         self.id == 0
     }
 
     #[inline(always)]
-    pub fn frame(&mut self, ply: usize) -> &mut Frame {
+    pub(super) fn frame(&mut self, ply: usize) -> &mut Frame {
         &mut self.stack[ply + STACK_OFFSET]
     }
 
     #[inline(always)]
-    pub fn frame_at(&self, ply: usize) -> &Frame {
+    pub(super) fn frame_at(&self, ply: usize) -> &Frame {
         &self.stack[ply + STACK_OFFSET]
     }
 
     /// The frame `back` plies before `ply` (the stack has room for two before the root).
     #[inline(always)]
-    pub fn frame_back(&self, ply: usize, back: usize) -> &Frame {
+    pub(super) fn frame_back(&self, ply: usize, back: usize) -> &Frame {
         &self.stack[ply + STACK_OFFSET - back]
     }
 
-    pub fn context(&self, ply: usize) -> Context {
+    pub(super) fn context(&self, ply: usize) -> Context {
         Context {
             cont: [self.frame_back(ply, 1).cont, self.frame_back(ply, 2).cont],
         }
     }
 
-    pub fn pondering(&self) -> bool {
+    pub(super) fn pondering(&self) -> bool {
         self.shared.pondering.load(Ordering::Relaxed)
     }
 
     /// The reply to `best` that the table suggests, if legal.
-    pub fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
+    pub(super) fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
         self.board.make_move(best);
         let m = self
             .tt
@@ -218,7 +218,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Send the lines of a completed iteration to the reporter.
-    pub fn report(&self, depth: i32, multipv: usize) {
+    pub(super) fn report(&self, depth: i32, multipv: usize) {
         if !self.reporter.wants_lines() {
             return;
         }
@@ -252,7 +252,7 @@ impl<'a> Worker<'a> {
 
     /// Count a node and, every so often, look at the clock and the stop flag.
     #[inline(always)]
-    pub fn count_node(&mut self) {
+    pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         if self.nodes & self.poll_mask == 0 || self.nodes >= self.poll_from {
             self.poll();
@@ -311,7 +311,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Add the last nodes to the shared count, so that totals are exact.
-    pub fn flush_nodes(&mut self) {
+    pub(super) fn flush_nodes(&mut self) {
         self.shared
             .nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
@@ -319,7 +319,7 @@ impl<'a> Worker<'a> {
     }
 
     #[inline(always)]
-    pub fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         let child = ply + 1;
         let n = self.pv_len[child];
         self.pv[ply * PV_SIZE] = m;
@@ -331,7 +331,7 @@ impl<'a> Worker<'a> {
 
     /// Set the frame of `ply` for the move about to be made there.
     #[inline(always)]
-    pub fn note_move(&mut self, ply: usize, m: Move) {
+    pub(super) fn note_move(&mut self, ply: usize, m: Move) {
         let cont = self
             .board
             .piece_at(m.from())

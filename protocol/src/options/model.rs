@@ -13,7 +13,7 @@ pub const MAX_THREADS: i64 = 256;
 pub const MAX_MULTIPV: i64 = 128;
 pub const MAX_OVERHEAD: i64 = 5000;
 /// The highest `Skill Level` (full strength), as the ladder has it.
-pub const MAX_SKILL: i64 = jiangjun_engine::ladder::MAX_SKILL_LEVEL;
+pub const MAX_SKILL: i64 = jiangjun_engine::play::ladder::MAX_SKILL_LEVEL;
 /// Largest `nodestime` (nodes per millisecond), as Stockfish.
 pub const MAX_NODESTIME: i64 = 10000;
 /// Largest `Random Seed` (within what every GUI's spin control holds).

@@ -8,7 +8,7 @@ use super::model::{
     eval_file_default,
 };
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, EvalSource};
-use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Grade, Randomness};
+use jiangjun_engine::play::strength::{ELO_MAX, ELO_MIN, Grade, Randomness};
 
 fn no_default() -> String {
     String::new()

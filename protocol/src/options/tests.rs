@@ -1,9 +1,9 @@
 //! The option table and `setoption`'s checks.
 
 use super::*;
-use jiangjun_engine::ladder::rung_from_skill;
 use jiangjun_engine::nnue::EMBEDDED_NETWORK;
-use jiangjun_engine::strength::{ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
+use jiangjun_engine::play::ladder::rung_from_skill;
+use jiangjun_engine::play::strength::{ELO_MAX, ELO_MIN, Grade, Randomness, Strength};
 
 #[test]
 fn names_match_loosely() {
@@ -267,7 +267,7 @@ fn the_table_declares_each_option_once() {
 #[test]
 fn search_parameters_are_options_only_in_a_tuning_build() {
     use crate::dialect::Dialect;
-    use jiangjun_engine::search::params::{PARAMS, SearchParams};
+    use jiangjun_engine::search_params::{PARAMS, SearchParams};
     let uci = crate::uci::Uci.handshake();
     let ucci = crate::ucci::Ucci.handshake();
     for (i, p) in PARAMS.iter().enumerate() {

@@ -1,10 +1,10 @@
 //! A tuning build's extra options (feature `tune`): one spin per entry of
-//! the search's parameter table (`jiangjun_engine::search::params`), named
+//! the search's parameter table (`jiangjun_engine::search_params`), named
 //! as the entry, with its default and range, setting the value the next
 //! `go` searches with. The normal build has none of them.
 
 use super::model::{Effect, Kind, OptionDef, Options, Value};
-use jiangjun_engine::search::params::PARAMS;
+use jiangjun_engine::search_params::PARAMS;
 
 /// The spin option of entry `I`. A const generic gives each entry its own
 /// setter, since a setter is a plain `fn` and cannot capture the index.

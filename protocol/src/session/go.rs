@@ -6,8 +6,8 @@ use super::super::command::{GoParams, MAX_CLOCK_MS, MAX_PERFT_DEPTH, excerpt};
 use super::super::dialect::Style;
 use super::super::format::perft_report;
 use super::super::input::Event;
-use super::super::output::Printer;
-use super::state::{Active, SearchOutput, Session};
+use super::super::output::SearchOutput;
+use super::state::{Active, Session};
 use jiangjun_engine::play::GoRequest;
 use std::sync::Arc;
 use xiangqi::types::Color;
@@ -82,13 +82,9 @@ impl Session {
             searchmoves,
             banmoves: self.banmoves.clone(),
         };
-        let no_limit = request.depth.is_none()
-            && request.nodes.is_none()
-            && request.mate.is_none()
-            && request.time.is_none()
-            && request.movetime.is_none()
-            && !request.infinite;
-        if no_limit && malformed {
+        // The engine decides what no limit means (until stopped); a
+        // garbled `go` is the protocol's to bound.
+        if malformed && request.has_no_limit() && !request.infinite {
             // Never search forever because of a garbled `go`.
             self.out
                 .error("go: no usable limit left; searching for 1 second");
@@ -125,16 +121,14 @@ impl Session {
         if let Ok(mut d) = self.draw_offered.lock() {
             *d = params.draw;
         }
-        let open_ended = request.infinite || request.ponder;
+        let open_ended = request.ends_only_when_told();
         self.search_id += 1;
         let reporter = Arc::new(SearchOutput {
-            printer: Printer {
-                out: self.out.clone(),
-                dialect: self.dialect,
-                style: Style {
-                    show_wdl: self.options.show_wdl,
-                    multipv: self.options.play.multipv,
-                },
+            out: self.out.clone(),
+            dialect: self.dialect,
+            style: Style {
+                show_wdl: self.options.show_wdl,
+                multipv: self.options.play.multipv,
             },
             draw_offered: self.draw_offered.clone(),
             events: self.events.clone(),

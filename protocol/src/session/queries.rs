@@ -3,12 +3,10 @@
 
 use super::super::command::PositionBase;
 use super::super::command::excerpt;
-use super::super::ucci::ucci_score;
 use super::state::Session;
 use jiangjun_engine::bench;
-use jiangjun_engine::position::Position;
-use jiangjun_engine::strength::Grade;
-use jiangjun_engine::tt::Bound;
+use jiangjun_engine::eval::Position;
+use jiangjun_engine::play::strength::Grade;
 use xiangqi::types::Color;
 
 impl Session {
@@ -88,20 +86,12 @@ impl Session {
         let Some(b) = self.build_position(base, moves) else {
             return;
         };
-        let mut s = String::from("pophash");
-        if let Some(e) = self.engine.tt().probe(b.key(), 0) {
-            if e.mv.is_some() && b.is_legal_move(e.mv) {
-                s.push_str(&format!(" bestmove {}", e.mv));
-            }
-            let score = ucci_score(e.score);
-            if matches!(e.bound, Bound::Lower | Bound::Exact) {
-                s.push_str(&format!(" lowerbound {score} depth {}", e.depth.max(0)));
-            }
-            if matches!(e.bound, Bound::Upper | Bound::Exact) {
-                s.push_str(&format!(" upperbound {score} depth {}", e.depth.max(0)));
-            }
+        for l in self
+            .dialect
+            .probe_lines(&b, self.engine.hash_entry(b.key()))
+        {
+            self.out.line(&l);
         }
-        self.out.line(&s);
     }
 
     /// `bench [depth]`: the depths the command line accepts.

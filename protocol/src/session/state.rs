@@ -1,6 +1,5 @@
 //! The session's state and the types its parts share: the [`Session`]
-//! itself, a waiting line, the search in progress, the reporter that turns
-//! the search's output into the dialect's lines, and what the loop does
+//! itself, a waiting line, the search in progress, and what the loop does
 //! next. A leaf, so that the command loop (`session.rs`) and its parts
 //! (`go.rs`, `queries.rs`, `step.rs`) all import these sideways or down,
 //! never from their parent.
@@ -8,9 +7,8 @@
 use super::super::dialect::Dialect;
 use super::super::input::Event;
 use super::super::options::Options;
-use super::super::output::{Output, Printer};
+use super::super::output::Output;
 use jiangjun_engine::Engine;
-use jiangjun_engine::search::{IterationInfo, Reporter, SearchResult};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
@@ -30,43 +28,11 @@ pub(super) enum Queued {
 /// `Engine::stop` for how a `stop` and the answer are ordered).
 pub(super) struct Active {
     pub(super) id: u64,
-    /// Infinite or ponder: it only ends when told.
+    /// It only ends when told: infinite, pondering or without a limit
+    /// (`GoRequest::ends_only_when_told`).
     pub(super) open_ended: bool,
     /// A perft: it runs to completion before `quit` (only `stop` ends it).
     pub(super) perft: bool,
-}
-
-/// Search output: the lines in the GUI's dialect, then the answer (with the
-/// draw offer, if any, accepted or not), then word to the command loop.
-pub(super) struct SearchOutput {
-    pub(super) printer: Printer,
-    pub(super) draw_offered: Arc<Mutex<bool>>,
-    pub(super) events: Sender<Event>,
-    pub(super) id: u64,
-}
-
-impl Reporter for SearchOutput {
-    fn iteration(&self, info: &IterationInfo) {
-        self.printer.iteration(info);
-    }
-
-    fn final_line(&self, info: &IterationInfo) {
-        self.printer.final_line(info);
-    }
-
-    fn currmove(&self, depth: i32, mv: Move, number: usize) {
-        self.printer.currmove(depth, mv, number);
-    }
-
-    fn book_moves(&self, entries: &[jiangjun_engine::book::Entry], total: u32) {
-        self.printer.book_moves(entries, total);
-    }
-
-    fn best_move(&self, result: &SearchResult) {
-        let draw = self.draw_offered.lock().map(|d| *d).unwrap_or(false);
-        self.printer.bestmove(result, draw);
-        let _ = self.events.send(Event::SearchDone(self.id));
-    }
 }
 
 pub struct Session {

@@ -11,7 +11,7 @@
 use super::super::input::Event;
 use super::super::output::Output;
 use super::state::{Flow, Queued, Session};
-use jiangjun_engine::search::InterruptHook;
+use jiangjun_engine::InterruptHook;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};

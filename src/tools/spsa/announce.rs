@@ -3,7 +3,7 @@
 //! here gives (a binary built from another version of the table would be
 //! tuned in ranges it does not have, and set to values it clamps).
 
-use jiangjun_engine::search::params::ParamSpec;
+use jiangjun_engine::search_params::ParamSpec;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -97,7 +97,7 @@ pub fn check(cmd: &Path, specs: &[ParamSpec]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiangjun_engine::search::params::PARAMS;
+    use jiangjun_engine::search_params::PARAMS;
 
     fn handshake(specs: &[ParamSpec]) -> String {
         let mut s = String::from("id name x\noption name Hash type spin default 16 min 1 max 64\n");

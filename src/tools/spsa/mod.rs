@@ -1,5 +1,5 @@
 //! `jiangjun spsa`: tune the search's parameters (the table in
-//! `jiangjun_engine::search::params`) by SPSA over engine-vs-engine games.
+//! `jiangjun_engine::search_params`) by SPSA over engine-vs-engine games.
 //!
 //! Each iteration plays a tuning build of the engine (feature `tune`, which
 //! announces every parameter as a UCI option) against itself through the
@@ -22,7 +22,7 @@ pub mod state;
 pub mod write_back;
 
 use crate::tools::{EXIT_USAGE, fail};
-use jiangjun_engine::search::params::{PARAMS, ParamSpec};
+use jiangjun_engine::search_params::{PARAMS, ParamSpec};
 use schedule::Gains;
 use state::State;
 use std::collections::BTreeMap;

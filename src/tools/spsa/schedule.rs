@@ -17,7 +17,7 @@
 //! theta by `a_k * (wins - losses) * delta / c_k`, the result counted from
 //! the plus side's view.
 
-use jiangjun_engine::search::params::ParamSpec;
+use jiangjun_engine::search_params::ParamSpec;
 use xiangqi::rng::SplitMix64;
 
 pub const ALPHA: f64 = 0.602;

@@ -85,7 +85,7 @@ pub fn write_back(path: &Path, values: &BTreeMap<String, i32>) -> Result<(), Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiangjun_engine::search::params::PARAMS;
+    use jiangjun_engine::search_params::PARAMS;
 
     const TABLE: &str = "// name: default, min, max, c_end, r_end;\n\
         search_params! {\n    \

@@ -5,9 +5,9 @@
 //! centred by).
 
 use crate::tools::records::Game;
+use jiangjun_engine::eval::Position;
 use jiangjun_engine::eval::params::{MATERIAL, NUM_WEIGHTS, pst_index};
 use jiangjun_engine::eval::{Accumulator, known_win, psq, scale, terms};
-use jiangjun_engine::position::Position;
 use jiangjun_trainer::data;
 use xiangqi::board::{Board, PieceValues};
 use xiangqi::types::{Color, PieceKind};

@@ -2,16 +2,18 @@
 //! milliseconds) and the engine's settings ([`PlaySettings`], from the
 //! options) to a book move or to the search's [`Limits`]: the opening book,
 //! the strength handicap, `nodestime`'s node clock, and what a `go` without
-//! limits does. The protocol converts units and prints; the engine decides.
+//! limits does. The protocol converts units and prints; the engine decides,
+//! here and nowhere else (the protocol asks [`GoRequest::has_no_limit`] and
+//! [`GoRequest::ends_only_when_told`] rather than deciding again).
 
-use crate::book::{Book, Entry, Random};
-use crate::ladder;
-use crate::nodestime::NodeClock;
+use super::book::{Book, Entry, Random};
+use super::ladder;
+use super::nodestime::NodeClock;
+use super::strength::{self, Grade, Randomness, Strength};
+use super::time::Clock;
 use crate::score::MAX_PLY;
 use crate::search::params::SearchParams;
 use crate::search::{Limits, Reporter, SearchResult};
-use crate::strength::{self, Grade, Randomness, Strength};
-use crate::time::Clock;
 use xiangqi::board::Board;
 use xiangqi::types::Move;
 
@@ -34,6 +36,24 @@ pub struct GoRequest {
     pub searchmoves: Vec<Move>,
     /// Never these root moves (UCCI `banmoves`).
     pub banmoves: Vec<Move>,
+}
+
+impl GoRequest {
+    /// No depth, node, mate, clock or move-time limit: such a `go` searches
+    /// until told to stop, `infinite` or not.
+    pub fn has_no_limit(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.mate.is_none()
+            && self.time.is_none()
+            && self.movetime.is_none()
+    }
+
+    /// The search ends only when told (`stop`, or `ponderhit` for a ponder
+    /// search): infinite, pondering, or without any limit.
+    pub fn ends_only_when_told(&self) -> bool {
+        self.infinite || self.ponder || self.has_no_limit()
+    }
 }
 
 /// The options that shape a `go`, as the engine keeps them.
@@ -128,7 +148,7 @@ impl Default for Play {
 impl Play {
     /// Seed the choices (0: from the clock). Close seeds give unrelated
     /// sequences.
-    pub fn reseed(&mut self, seed: u64) {
+    pub(crate) fn reseed(&mut self, seed: u64) {
         self.random = match seed {
             0 => Random::from_time(),
             s => Random::seeded(strength::rng(s).next_u64()),
@@ -136,19 +156,19 @@ impl Play {
     }
 
     /// A book move, or the search's limits.
-    pub fn prepare(&mut self, board: &Board, req: GoRequest, reporter: &dyn Reporter) -> Prepared {
+    pub(crate) fn prepare(
+        &mut self,
+        board: &Board,
+        req: GoRequest,
+        reporter: &dyn Reporter,
+    ) -> Prepared {
         if self.book_move(board, &req, reporter) {
             return Prepared::Answered;
         }
         let s = &self.settings;
         let depth = req.depth.map(|d| d.clamp(0, MAX_PLY as i32 - 8));
         // A `go` with no limit at all searches until told to stop.
-        let no_limit = depth.is_none()
-            && req.nodes.is_none()
-            && req.mate.is_none()
-            && req.time.is_none()
-            && req.movetime.is_none();
-        let infinite = req.infinite || no_limit;
+        let infinite = req.infinite || req.has_no_limit();
         let mut limits = Limits {
             depth,
             nodes: req.nodes,
@@ -320,7 +340,7 @@ mod tests {
     #[test]
     fn a_book_move_that_repeats_the_game_is_skipped() {
         let start = Board::startpos();
-        let rec = |mv: &str, weight| crate::book::Record {
+        let rec = |mv: &str, weight| super::super::book::Record {
             key: start.key(),
             mv: start.parse_move(mv).unwrap().raw(),
             weight,
@@ -357,6 +377,26 @@ mod tests {
             assert_eq!(best.to_string(), "b0c2");
             assert_eq!(*record.book.lock().unwrap(), vec![best]);
         }
+    }
+
+    /// What "no limit" means is decided here once: the protocol asks.
+    #[test]
+    fn a_go_without_limits_ends_only_when_told() {
+        let bare = GoRequest::default();
+        assert!(bare.has_no_limit() && bare.ends_only_when_told());
+        let timed = clock(1000);
+        assert!(!timed.has_no_limit() && !timed.ends_only_when_told());
+        let ponder = GoRequest {
+            ponder: true,
+            ..clock(1000)
+        };
+        assert!(!ponder.has_no_limit() && ponder.ends_only_when_told());
+        let infinite = GoRequest {
+            infinite: true,
+            depth: Some(3),
+            ..GoRequest::default()
+        };
+        assert!(!infinite.has_no_limit() && infinite.ends_only_when_told());
     }
 
     #[test]

@@ -9,11 +9,11 @@
 //! looked at. Fixed move times, infinite and ponder searches are left as
 //! they are.
 
+use super::time::{self, Clock};
 use crate::search::Limits;
-use crate::time::{self, Clock};
 
 #[derive(Default)]
-pub struct NodeClock {
+pub(crate) struct NodeClock {
     /// Nodes left on our clock for the game, once a clock `go` has been seen.
     available: Option<i64>,
     /// The increment (in nodes) of the search under way, if it used the node clock.
@@ -22,14 +22,14 @@ pub struct NodeClock {
 
 impl NodeClock {
     /// Forget the game's node clock (new game, or `nodestime` changed).
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.available = None;
         self.pending_inc = None;
     }
 
     /// Turn the clock of `limits` into a node limit, if `nodestime` applies.
     /// Returns the node budget given to the search.
-    pub fn apply(&mut self, limits: &mut Limits, nodestime: u64) -> Option<u64> {
+    pub(crate) fn apply(&mut self, limits: &mut Limits, nodestime: u64) -> Option<u64> {
         self.pending_inc = None;
         let clock = &limits.clock;
         if nodestime == 0 || clock.movetime.is_some() || limits.infinite || limits.ponder {
@@ -58,7 +58,7 @@ impl NodeClock {
     }
 
     /// The search that used the node clock has ended, having searched `nodes`.
-    pub fn search_done(&mut self, nodes: u64) {
+    pub(crate) fn search_done(&mut self, nodes: u64) {
         if let (Some(inc), Some(available)) = (self.pending_inc.take(), self.available.as_mut()) {
             *available = available
                 .saturating_sub(nodes as i64)

@@ -24,22 +24,22 @@
 //! converted from ElephantEye's or BHGUI's takes the mirror only when the
 //! position itself is absent, as they do, so that it answers as its source.
 
-use super::{Entry, Found};
+use super::entry::{Entry, Found};
 use xiangqi::board::Board;
 use xiangqi::types::Move;
 
 pub const MAGIC: &[u8; 8] = b"JJBOOK1\0";
 const HEADER: usize = 16;
 /// Flag bit: the mirror only when the position is absent.
-pub const FLAG_MIRROR_IF_ABSENT: u32 = 1;
+pub(super) const FLAG_MIRROR_IF_ABSENT: u32 = 1;
 const RECORD: usize = 16;
 
-/// The largest book file [`Book::load`] reads: 16 Mi records (256 MiB),
+/// The largest book file [`Book::load`](super::Book::load) reads: 16 Mi records (256 MiB),
 /// far more than any book built from games.
 pub const MAX_FILE_LEN: u64 = (HEADER + (1 << 24) * RECORD) as u64;
 
 /// The default book, built into the binary so that it needs no file.
-pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../../book/jiangjun.book");
+pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../../../book/jiangjun.book");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Record {

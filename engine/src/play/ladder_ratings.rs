@@ -1,7 +1,7 @@
 //! The ladder's measured ratings, written by `scripts/calibrate_levels.py`
 //! from its match results alone (do not edit by hand; run the script).
 //! `None`: not measured yet, and `UCI_Elo` chooses rungs by their nominal
-//! ratings (`crate::ladder`).
+//! ratings (`crate::play::ladder`).
 
 /// One rung's rating on the anchored scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! move overhead in reserve so that the engine never loses on time.
 //!
 //! The whole policy lives here: the search only reports each completed
-//! iteration to its [`TimeManager`] and asks whether to go on.
+//! iteration to its `TimeManager` and asks whether to go on.
 
 use crate::now::Instant;
 use crate::score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
@@ -15,37 +15,37 @@ use xiangqi::types::Move;
 
 /// No new iteration starts once this share of the optimum is used (before
 /// the factors below stretch or shrink it).
-pub const ITERATION_CUTOFF: f64 = 0.7;
+const ITERATION_CUTOFF: f64 = 0.7;
 /// With a single legal move, the share of the optimum spent (it only
 /// finds a score and a ponder move).
-pub const SINGLE_MOVE_SHARE: f64 = 0.05;
+const SINGLE_MOVE_SHARE: f64 = 0.05;
 /// After this many iterations with the same best move the search is stable...
-pub const STABLE_ITERATIONS: u32 = 6;
+const STABLE_ITERATIONS: u32 = 6;
 /// ...and uses this share of its usual time.
-pub const STABLE_FACTOR: f64 = 0.65;
+const STABLE_FACTOR: f64 = 0.65;
 /// Every change of the best move (after depth 1) adds one to the
 /// instability, which decays by this factor each iteration; the time grows
 /// by `1 + instability`.
-pub const INSTABILITY_DECAY: f64 = 0.6;
+const INSTABILITY_DECAY: f64 = 0.6;
 /// A score that fell by this much since the last iteration doubles the time
 /// (`1 + drop / SCORE_DROP_SCALE`, within `FALLING_MIN..=FALLING_MAX`); a
 /// rise shortens it.
-pub const SCORE_DROP_SCALE: f64 = 150.0;
-pub const FALLING_MIN: f64 = 0.8;
-pub const FALLING_MAX: f64 = 1.6;
+const SCORE_DROP_SCALE: f64 = 150.0;
+const FALLING_MIN: f64 = 0.8;
+const FALLING_MAX: f64 = 1.6;
 
 /// A mate this many plies away (or closer) for the side to move ends a
 /// timed search at once: no better line can exist (a mate in one or two
 /// moves, as Stockfish and Pikafish stop for). Being mated this close too.
-pub const MATE_FINAL_PLIES: Score = 3;
-pub const MATED_FINAL_PLIES: Score = 2;
+const MATE_FINAL_PLIES: Score = 3;
+const MATED_FINAL_PLIES: Score = 2;
 /// Other mates end it once the completed depth is this many times the
 /// plies to mate: a deeper search would hardly find a shorter one.
-pub const MATE_DEPTH_FACTOR: i32 = 2;
+const MATE_DEPTH_FACTOR: i32 = 2;
 
 /// Is a line scoring `score` after an iteration of `depth` a proven mate
 /// (either way) that deeper searches would not change?
-pub fn mate_is_settled(depth: i32, score: Score) -> bool {
+fn mate_is_settled(depth: i32, score: Score) -> bool {
     let (plies, last) = if score >= SCORE_MATE_IN_MAX {
         (SCORE_MATE - score, MATE_FINAL_PLIES)
     } else if score <= -SCORE_MATE_IN_MAX {
@@ -61,7 +61,7 @@ pub fn mate_is_settled(depth: i32, score: Score) -> bool {
 /// then settles where the planned time equals the increment, about 160 ms
 /// at 1 s + 10 ms instead of 80 ms, which leaves room for the stalls of a
 /// loaded machine (another process, or more search threads than cores).
-pub const LOW_CLOCK_RESERVE: u64 = 100;
+const LOW_CLOCK_RESERVE: u64 = 100;
 
 /// The clock part of a `go` command, in milliseconds, for the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -163,7 +163,7 @@ impl Timer {
 
 /// The time policy of one search: the clock and budget, and what the
 /// completed iterations say about how long to go on.
-pub struct TimeManager {
+pub(crate) struct TimeManager {
     timer: Timer,
     last_best: Move,
     /// Iterations in a row with the same best move.
@@ -177,7 +177,7 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// The policy of a search whose `go` came at `start`.
-    pub fn new(clock: &Clock, overhead_ms: u64, start: Instant) -> TimeManager {
+    pub(crate) fn new(clock: &Clock, overhead_ms: u64, start: Instant) -> TimeManager {
         TimeManager {
             timer: Timer::new(allocate(clock, overhead_ms), start),
             last_best: Move::NONE,
@@ -189,14 +189,14 @@ impl TimeManager {
     }
 
     /// Wall time since the `go`, in every mode (pondering included).
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         self.timer.elapsed()
     }
 
     /// Time to stop: past the hard deadline, or (once the clock is ours)
     /// an iteration ended while pondering found the time used up. Not
     /// asked while pondering.
-    pub fn out_of_time(&self) -> bool {
+    pub(crate) fn out_of_time(&self) -> bool {
         self.stop_on_ponderhit || self.timer.out_of_time()
     }
 
@@ -205,7 +205,7 @@ impl TimeManager {
     /// those of a timed search (a clock or a move time) or an `infinite`
     /// one (which then waits for `stop`, printing nothing more): a search
     /// to a given depth or node count runs to its limit.
-    pub fn mate_found(&self, depth: i32, lines: &[Score], infinite: bool) -> bool {
+    pub(crate) fn mate_found(&self, depth: i32, lines: &[Score], infinite: bool) -> bool {
         (infinite || self.timer.budget.is_some())
             && !lines.is_empty()
             && lines.iter().all(|&s| mate_is_settled(depth, s))
@@ -215,7 +215,7 @@ impl TimeManager {
     /// if no new iteration should start. `single_move`: the root has one
     /// move; `pondering`: the clock is not ours yet: never stop, but if it
     /// is time to, stop as soon as it is ours (see `out_of_time`).
-    pub fn iteration_done(
+    pub(crate) fn iteration_done(
         &mut self,
         depth: i32,
         best: Move,

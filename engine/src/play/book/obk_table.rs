@@ -5,11 +5,11 @@
 //! `../shared/data/books/obk_zobrist.tsv`; a test checks keys against it.
 
 /// XORed into the key when Red is to move.
-pub const PLAYER: u64 = 0xA0CE2AF90C452F58;
+pub(super) const PLAYER: u64 = 0xA0CE2AF90C452F58;
 
 /// `PIECES[piece][square]`.
 #[rustfmt::skip]
-pub static PIECES: [[u64; 90]; 14] = [
+pub(super) static PIECES: [[u64; 90]; 14] = [
     [
         0x7D657D057BEB8736, 0x3A80FEA71258DB6A, 0x9A200450904B8E99, 0xBB8CB47E59282224, 0x2D67375E4CCD7677,
         0xABBA445D0E5E56A6, 0x3BA418E098C6584A, 0xEA93C301BA87AFE3, 0x1BD589AC92372907, 0x7DB988B3D3B35634,

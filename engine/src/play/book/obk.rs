@@ -21,8 +21,8 @@
 //! The SQLite part ([`read`], [`write`]) needs the cargo feature `obk`
 //! (SQLite's C code does not build for wasm32); without it they refuse.
 
+use super::entry::{Entry, Found};
 use super::obk_table::{PIECES, PLAYER};
-use super::{Entry, Found};
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move, Piece, SQUARES, Square};
 

@@ -4,17 +4,17 @@
 //! A rung below the top is a node budget for each move (searched on one
 //! thread, so the same seed gives the same game), and at the low rungs
 //! also a skill pick among several lines and a noise on the evaluation
-//! (`crate::strength`). The budget, not the clock, is what weakens: a rung
+//! (`crate::play::strength`). The budget, not the clock, is what weakens: a rung
 //! plays the same moves at 1 s and at 10 minutes a game whenever the clock
 //! leaves time for its budget. The top rung is full strength, whose
 //! strength does grow with the clock, so its rating holds for the
 //! calibration's time control only.
 //!
 //! The rungs' ratings are measured by `scripts/calibrate_levels.py`, which
-//! writes them to `crate::ladder_ratings`; until it has run they are
+//! writes them to `crate::play::ladder_ratings`; until it has run they are
 //! [`RatingSource::Nominal`]: [`NOMINAL_STEP`] a rung, not measurements.
 
-use crate::ladder_ratings::{self, RungRating};
+use super::ladder_ratings::{self, RungRating};
 use crate::score::Score;
 
 /// One rung below full strength.
@@ -106,7 +106,7 @@ pub const CALIBRATION_TC: &str = "10+0.1";
 /// Where the ladder's ratings come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RatingSource {
-    /// Measured by the calibration (`crate::ladder_ratings`).
+    /// Measured by the calibration (`crate::play::ladder_ratings`).
     Measured,
     /// Not measured yet: [`NOMINAL_BASE`] plus [`NOMINAL_STEP`] a rung.
     Nominal,

@@ -12,7 +12,7 @@
 //! the left-right mirror tried, its moves mirrored back (ElephantEye's
 //! `GetBookMoves`). Moves that are not legal in the position are dropped.
 
-use super::{Entry, Found};
+use super::entry::{Entry, Found};
 use std::sync::OnceLock;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move, SQUARES, Square};

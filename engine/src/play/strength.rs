@@ -2,10 +2,10 @@
 //! weaker (or more varied) opponent, in one place.
 //!
 //! - **Level** (UCI `Skill Level` 0-20, or `UCI_LimitStrength` with
-//!   `UCI_Elo`): a rung of the ladder (`crate::ladder`). Below the top the
+//!   `UCI_Elo`): a rung of the ladder (`crate::play::ladder`). Below the top the
 //!   search stops at the rung's node budget (on one thread), whatever the
 //!   clock; the low rungs also search a few lines (MultiPV) and after each
-//!   completed iteration pick among them ([`pick`]: each line's score gets a
+//!   completed iteration pick among them (`pick`: each line's score gets a
 //!   random bonus, never above a pawn, and the highest total is played),
 //!   and blur their evaluation with a noise. A weak level so misses the
 //!   tactics deeper than its budget reaches and now and then prefers a
@@ -29,12 +29,12 @@
 //! The default [`Strength`] is full strength, and the search then takes
 //! exactly its usual path.
 
+use super::ladder::{self, Rung};
 use crate::eval::params::*;
-use crate::ladder::{self, Rung};
 use crate::score::{SCORE_MATE_IN_MAX, Score};
 use xiangqi::rng::{GAMMA, SplitMix64};
 
-pub use crate::ladder::{ELO_MAX, ELO_MIN};
+pub use super::ladder::{ELO_MAX, ELO_MIN};
 
 /// Largest random push of the skill pick (about a pawn).
 const SKILL_PAWN: i64 = 100;
@@ -150,41 +150,41 @@ impl Strength {
     }
 
     /// Nodes a search may visit at this level (`None`: no budget).
-    pub fn node_budget(&self) -> Option<u64> {
+    pub(crate) fn node_budget(&self) -> Option<u64> {
         self.level().map(|r| r.nodes)
     }
 
     /// Does the level pick among lines after each iteration?
-    pub fn picks(&self) -> bool {
+    pub(crate) fn picks(&self) -> bool {
         self.level().is_some_and(|r| r.lines > 1 && r.weakness > 0)
     }
 
     /// The pick's weakness (0: always the best line).
-    pub fn weakness(&self) -> u64 {
+    pub(crate) fn weakness(&self) -> u64 {
         self.level().map_or(0, |r| r.weakness)
     }
 
     /// Lines to search when `requested` are asked for.
-    pub fn multipv(&self, requested: usize) -> usize {
+    pub(crate) fn multipv(&self, requested: usize) -> usize {
         requested.max(self.level().map_or(1, |r| r.lines))
     }
 
     /// The evaluation noise: the larger of `randomness` and the level's.
-    pub fn noise_mask(&self) -> Score {
+    pub(crate) fn noise_mask(&self) -> Score {
         self.randomness
             .mask()
             .max(self.level().map_or(0, |r| r.noise))
     }
 
     /// Does the evaluation differ from the full one?
-    pub fn custom_eval(&self) -> bool {
+    pub(crate) fn custom_eval(&self) -> bool {
         self.knowledge != Grade::Large || self.noise_mask() > 0
     }
 }
 
 /// Which evaluation terms a knowledge grade keeps (by weight index;
 /// material and piece-square values are always kept).
-pub fn keeps_term(knowledge: Grade, index: usize) -> bool {
+pub(crate) fn keeps_term(knowledge: Grade, index: usize) -> bool {
     let needs = match index {
         _ if index < MOB_ROOK => Grade::None,
         _ if index < ROOK_OPEN_FILE => Grade::Small,
@@ -200,7 +200,7 @@ pub fn keeps_term(knowledge: Grade, index: usize) -> bool {
 /// The evaluation noise of a position: `a - b` with `a`, `b` in `0..=mask`,
 /// from a hash of the position key and the search's salt.
 #[inline]
-pub fn noise(key: u64, salt: u64, mask: Score) -> Score {
+pub(crate) fn noise(key: u64, salt: u64, mask: Score) -> Score {
     let h = SplitMix64::new(key ^ salt).next_u64();
     let m = mask as u64;
     ((h & m) as Score) - (((h >> 32) & m) as Score)
@@ -226,7 +226,7 @@ pub fn rng(seed: u64) -> SplitMix64 {
 /// best one. Left out here: a line more than a pawn worse is never played,
 /// and the weak levels lose by what their budget does not see rather than
 /// by random blunders.
-pub fn pick(scores: &[Score], weakness: u64, rng: &mut SplitMix64) -> usize {
+pub(crate) fn pick(scores: &[Score], weakness: u64, rng: &mut SplitMix64) -> usize {
     let Some(&top) = scores.first() else {
         return 0;
     };

@@ -1,5 +1,5 @@
 //! Opening books, in the three formats players have, behind one interface:
-//! Jiangjun's own ([`jj`], `JJBOOK1`), ElephantEye's `BOOK.DAT` ([`eleeye`])
+//! Jiangjun's own ([`JjBook`], `JJBOOK1`), ElephantEye's `BOOK.DAT` ([`eleeye`])
 //! and BHGUI's `.obk` ([`obk`], SQLite). [`Book::load`] tells them apart by
 //! their content: the magic `JJBOOK1\0`, SQLite's `SQLite format 3\0`, or
 //! else 8-byte records sorted by key with every move on the board. Anything
@@ -9,40 +9,21 @@
 //! format looking at the mirror images its own program looks at.
 
 pub mod eleeye;
-pub mod jj;
+mod entry;
+mod jj;
 pub mod obk;
 #[cfg(feature = "obk")]
 mod obk_sqlite;
 mod obk_table;
 pub mod walk;
 
+pub use entry::{Entry, Found};
 pub use jj::{DEFAULT_BOOK, JjBook, MAGIC, MAX_FILE_LEN, Record};
 
 use eleeye::EleeyeBook;
 use obk::ObkBook;
 use std::path::Path;
 use xiangqi::board::Board;
-use xiangqi::types::Move;
-
-/// A book move found for a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub mv: Move,
-    /// What the choice is proportional to.
-    pub weight: u32,
-    /// A score in centipawns, mover's view (0 where the format has none).
-    pub score: i16,
-    /// Games that played the move (0 where the format has none).
-    pub games: u32,
-}
-
-/// An entry with the records of the book it came from (indices in the
-/// book's own order; several when a format merges a mirror's).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Found {
-    pub entry: Entry,
-    pub records: Vec<usize>,
-}
 
 /// The file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
