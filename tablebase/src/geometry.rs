@@ -303,3 +303,30 @@ pub fn king_attacked(b: &[u8; SQUARES], ks: usize, color: Color) -> bool {
         .iter()
         .any(|&(df, dr)| at(f + df, r + dr).is_some_and(|s| b[s] == pawn))
 }
+
+/// Whether squares `a` and `b` share a file or a rank.
+#[inline]
+pub fn on_line(a: usize, b: usize) -> bool {
+    a % 9 == b % 9 || a / 9 == b / 9
+}
+
+/// Whether `a` and `b` touch diagonally: the legs of every horse jump
+/// onto `a` are the squares touching it so.
+#[inline]
+pub fn touch_diagonally(a: usize, b: usize) -> bool {
+    file(a).abs_diff(file(b)) == 1 && rank(a).abs_diff(rank(b)) == 1
+}
+
+/// Whether a piece of `kind` on `s` might attack a king on `k` on some
+/// board (true when unsure): kings, rooks and cannons along a line,
+/// horses a jump away, pawns next to it; advisors and elephants never.
+#[inline]
+pub fn may_attack(kind: PieceKind, s: usize, k: usize) -> bool {
+    let (df, dr) = (file(s).abs_diff(file(k)), rank(s).abs_diff(rank(k)));
+    match kind {
+        PieceKind::King | PieceKind::Rook | PieceKind::Cannon => df == 0 || dr == 0,
+        PieceKind::Horse => (df == 1 && dr == 2) || (df == 2 && dr == 1),
+        PieceKind::Pawn => df + dr == 1,
+        PieceKind::Advisor | PieceKind::Elephant => false,
+    }
+}

@@ -13,8 +13,10 @@ use crate::geometry::{EMPTY, SQUARES, allowed_squares, code};
 use crate::material::Material;
 use xiangqi::{Color, PieceKind};
 
-/// At most this many pieces in a table position.
-pub const MAX_PIECES: usize = 10;
+/// At most this many pieces in a table position: one attacker with both
+/// advisors and both elephants against a king with the same (`KCAABBvKAABB`)
+/// is eleven.
+pub const MAX_PIECES: usize = 11;
 
 /// A position of a table: the side to move and each piece's square, pieces
 /// in the material's index order.
@@ -97,6 +99,36 @@ struct Group {
     slot: [u8; SQUARES],
     /// `C(squares.len(), count)`.
     size: u64,
+    /// What one step of this group's rank adds to the index (the product
+    /// of the later groups' sizes).
+    stride: u64,
+    /// The position of its first piece in a decoded [`Pos`].
+    first: usize,
+    /// For two or more pieces (and not too many combinations): the squares
+    /// of each rank's combination, ascending, so that decoding needs no
+    /// search.
+    combos: Vec<[u8; 5]>,
+}
+
+/// Groups with more combinations than this unrank by search.
+const MAX_COMBO_TABLE: u64 = 1 << 16;
+
+/// The slots (ascending) of the combination of `count` out of `len` with
+/// rank `rank` in the combinatorial number system (rank = the sum of
+/// `C(slot_k, k + 1)`).
+fn unrank(len: usize, count: usize, mut rank: u64) -> [u8; 5] {
+    let mut out = [0u8; 5];
+    let mut top = len;
+    for k in (1..=count).rev() {
+        let mut s = top - 1;
+        while binom(s, k) > rank {
+            s -= 1;
+        }
+        rank -= binom(s, k);
+        top = s;
+        out[k - 1] = s as u8;
+    }
+    out
 }
 
 /// `C(n, k)` for small arguments.
@@ -114,6 +146,8 @@ pub struct Indexer {
     groups: Vec<Group>,
     per_side: u64,
     binoms: Vec<[u64; 4]>,
+    /// The group of each piece of a decoded [`Pos`].
+    group_of: [u8; MAX_PIECES],
 }
 
 impl Indexer {
@@ -135,17 +169,42 @@ impl Indexer {
                 for (i, &s) in squares.iter().enumerate() {
                     slot[usize::from(s)] = i as u8;
                 }
+                let size = binom(squares.len(), count);
+                let combos = if count >= 2 && size <= MAX_COMBO_TABLE {
+                    (0..size)
+                        .map(|r| unrank(squares.len(), count, r).map(|x| squares[usize::from(x)]))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 groups.push(Group {
                     code: code(color, kind),
                     count,
-                    size: binom(squares.len(), count),
+                    size,
                     squares,
                     slot,
+                    stride: 0,
+                    first: 0,
+                    combos,
                 });
             }
         }
         // Red's king is first: code order puts Red before Black, kings first.
         let per_side = groups.iter().map(|g| g.size).product();
+        let mut stride = 1;
+        for g in groups.iter_mut().rev() {
+            g.stride = stride;
+            stride *= g.size;
+        }
+        let mut group_of = [0u8; MAX_PIECES];
+        let mut first = 0;
+        for (gi, g) in groups.iter_mut().enumerate() {
+            g.first = first;
+            for slot in group_of.iter_mut().skip(first).take(g.count) {
+                *slot = gi as u8;
+            }
+            first += g.count;
+        }
         let binoms = (0..=SQUARES)
             .map(|n| [1, binom(n, 1), binom(n, 2), binom(n, 3)])
             .collect();
@@ -154,6 +213,7 @@ impl Indexer {
             groups,
             per_side,
             binoms,
+            group_of,
         }
     }
 
@@ -192,16 +252,62 @@ impl Indexer {
             if k != g.count {
                 return None;
             }
-            let slots = &mut slots[..k];
-            slots.sort_unstable();
-            let rank: u64 = slots
-                .iter()
-                .enumerate()
-                .map(|(i, &s)| self.choose(usize::from(s), i + 1))
-                .sum();
-            idx = idx * g.size + rank;
+            idx = idx * g.size + self.rank(&mut slots[..k]);
         }
         Some(pos.side as u64 * self.per_side + idx)
+    }
+
+    /// The index after one piece of a decoded position moves without
+    /// capturing and the turn passes (a move or an un-move): `pos` is
+    /// [`Indexer::decode`]`(idx)` (so its pieces are in the index's order)
+    /// and piece `i` goes to the empty square `to`. Only that piece's group
+    /// is ranked again: much cheaper than [`Indexer::encode`], which the
+    /// generator's inner loops would otherwise call for every (un-)move.
+    /// `None` if `to` is not a square of the piece's kind; in particular
+    /// Red's king on the f file, which needs the mirror (the caller uses
+    /// [`Indexer::encode`] then, or skips it).
+    #[inline]
+    pub fn moved(&self, idx: u64, pos: &Pos, i: usize, to: usize) -> Option<u64> {
+        let g = &self.groups[usize::from(self.group_of[i])];
+        let new_slot = g.slot[to];
+        if new_slot == u8::MAX {
+            return None;
+        }
+        let (old, new) = if g.count == 1 {
+            (
+                u64::from(g.slot[usize::from(pos.sq[i])]),
+                u64::from(new_slot),
+            )
+        } else {
+            let mut before = [0u8; 5];
+            let mut after = [0u8; 5];
+            let pairs = before.iter_mut().zip(after.iter_mut()).take(g.count);
+            for (j, (b, a)) in (g.first..).zip(pairs) {
+                let s = g.slot[usize::from(pos.sq[j])];
+                *b = s;
+                *a = if j == i { new_slot } else { s };
+            }
+            (
+                self.rank(&mut before[..g.count]),
+                self.rank(&mut after[..g.count]),
+            )
+        };
+        let turned = if idx >= self.per_side {
+            idx - self.per_side
+        } else {
+            idx + self.per_side
+        };
+        Some(turned - old * g.stride + new * g.stride)
+    }
+
+    /// The rank of a combination of slots (sorted here).
+    fn rank(&self, slots: &mut [u8]) -> u64 {
+        slots.sort_unstable();
+        slots
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| self.choose(usize::from(s), i + 1))
+            .sum()
     }
 
     fn choose(&self, n: usize, k: usize) -> u64 {
@@ -232,6 +338,32 @@ impl Indexer {
         for g in self.groups.iter().rev() {
             let mut rank = rest % g.size;
             rest /= g.size;
+            if g.count == 1 {
+                // A single piece: the rank is its slot.
+                let sq = usize::from(g.squares[rank as usize]);
+                if used[sq] {
+                    return None;
+                }
+                used[sq] = true;
+                n -= 1;
+                pos.code[n] = g.code;
+                pos.sq[n] = sq as u8;
+                continue;
+            }
+            if !g.combos.is_empty() {
+                // Largest first, as below.
+                for &sq in g.combos[rank as usize][..g.count].iter().rev() {
+                    let sq = usize::from(sq);
+                    if used[sq] {
+                        return None;
+                    }
+                    used[sq] = true;
+                    n -= 1;
+                    pos.code[n] = g.code;
+                    pos.sq[n] = sq as u8;
+                }
+                continue;
+            }
             // Unrank the combination: largest element first.
             let mut top = g.squares.len();
             for k in (1..=g.count).rev() {
@@ -285,5 +417,39 @@ mod tests {
         }
         let ix = Indexer::new("KRvKAABB".parse().unwrap());
         assert_eq!(ix.size(), 2 * 6 * 9 * 90 * 10 * 21);
+    }
+
+    /// The generator's cheap index of a moved piece is the full encoding
+    /// (groups of one and of two pieces, pawns, Red's king; a move of
+    /// Red's king onto the f file is left to the caller).
+    #[test]
+    fn moved_equals_encode() {
+        for name in ["KRvKAABB", "KPPvKA", "KCAABBvKAABB", "KNvKR"] {
+            let ix = Indexer::new(name.parse().unwrap());
+            let step = (ix.size() / 997).max(1);
+            let mut checked = 0;
+            for idx in (0..ix.size()).step_by(step as usize) {
+                let Some(p) = ix.decode(idx) else { continue };
+                let b = p.board();
+                for i in 0..p.n {
+                    for (to, &c) in b.iter().enumerate() {
+                        if c != EMPTY {
+                            continue;
+                        }
+                        let mut q = p;
+                        q.sq[i] = to as u8;
+                        q.side = !p.side;
+                        let want = if q.king(Color::Red) % 9 > 4 {
+                            None
+                        } else {
+                            ix.encode(&q)
+                        };
+                        assert_eq!(ix.moved(idx, &p, i, to), want, "{name} {idx} {i} {to}");
+                        checked += usize::from(want.is_some());
+                    }
+                }
+            }
+            assert!(checked > 1000, "{name}: {checked}");
+        }
     }
 }

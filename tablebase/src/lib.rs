@@ -12,7 +12,8 @@
 //! - [`probe`]: tables read from a directory, probed with a `xiangqi`
 //!   board, with the best move;
 //! - [`verify`]: checks every position against its successors with the
-//!   `xiangqi` crate's moves.
+//!   `xiangqi` crate's moves;
+//! - `reference` (tests only): the plain generator the fast one must equal.
 //!
 //! The generator, `tb verify` and the writer (`build`, `generate`,
 //! `perpetual`, `verify`, `format::write`) need the default `generate`
@@ -34,6 +35,8 @@ pub mod moves;
 #[cfg(feature = "generate")]
 pub mod perpetual;
 pub mod probe;
+#[cfg(all(test, feature = "generate"))]
+mod reference;
 pub mod table;
 pub mod value;
 #[cfg(feature = "generate")]

@@ -21,9 +21,10 @@
 //! itself check now and then to keep `s` checking stays a draw here (see
 //! docs/tablebases.md).
 
-use crate::index::{Indexer, Pos};
-use crate::moves::for_each_legal_while;
-use crate::table::TableSet;
+use crate::geometry::EMPTY;
+use crate::index::Indexer;
+use crate::moves::{after, for_each_move_while, quiet_successor};
+use crate::table::Captures;
 use crate::value::{DRAW, INVALID, is_win};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -33,27 +34,40 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 const S_FLAG: u8 = 1;
 const O_FLAG: u8 = 2;
 
-/// The undecided indices (of a table's values after a retrograde pass)
-/// whose side to move can only check forever: lost by rule.
-pub fn forced_checkers(ix: &Indexer, subs: &TableSet, values: &[u16]) -> Vec<usize> {
-    let flags: Vec<AtomicU8> = values
-        .par_iter()
-        .map(|&v| AtomicU8::new(if v == DRAW { S_FLAG | O_FLAG } else { 0 }))
+/// The undecided indices (`value(i)` being a table's values after a
+/// retrograde pass) whose side to move can only check forever: lost by
+/// rule.
+pub fn forced_checkers(
+    ix: &Indexer,
+    caps: &Captures,
+    value: impl Fn(usize) -> u16 + Sync,
+) -> Vec<usize> {
+    let n = ix.size() as usize;
+    let flags: Vec<AtomicU8> = (0..n)
+        .into_par_iter()
+        .map(|i| AtomicU8::new(if value(i) == DRAW { S_FLAG | O_FLAG } else { 0 }))
         .collect();
     loop {
         let changed = AtomicBool::new(false);
-        (0..values.len()).into_par_iter().for_each(|i| {
+        let checkers_left = AtomicBool::new(false);
+        (0..n).into_par_iter().for_each(|i| {
             let f = flags[i].load(Relaxed);
             if f == 0 {
                 return;
             }
-            let keep = sweep_one(ix, subs, values, &flags, i as u64, f);
+            let keep = sweep_one(ix, caps, &value, &flags, i as u64, f);
             if keep != f {
                 flags[i].store(keep, Relaxed);
                 changed.store(true, Relaxed);
             }
+            if keep & S_FLAG != 0 {
+                checkers_left.store(true, Relaxed);
+            }
         });
-        if !changed.load(Relaxed) {
+        // Flags only fall, and the answer is the positions still flagged
+        // `s`: with none left it is empty, whatever the `o` flags would
+        // still do (in most tables the first sweep gets here).
+        if !changed.load(Relaxed) || !checkers_left.load(Relaxed) {
             break;
         }
     }
@@ -68,31 +82,32 @@ pub fn forced_checkers(ix: &Indexer, subs: &TableSet, values: &[u16]) -> Vec<usi
 /// The flags position `i` keeps, given its successors' flags.
 fn sweep_one(
     ix: &Indexer,
-    subs: &TableSet,
-    values: &[u16],
+    caps: &Captures,
+    value: &impl Fn(usize) -> u16,
     flags: &[AtomicU8],
     i: u64,
     f: u8,
 ) -> u8 {
     let Some(pos) = ix.decode(i) else { return 0 };
-    let b = pos.board();
+    let mut b = pos.board();
     let mut s_ok = f & S_FLAG != 0;
     let mut o_ok = false;
     // Once both flags are settled the other moves cannot change them.
     let o_open = |o_ok: bool| f & O_FLAG != 0 && !o_ok;
-    for_each_legal_while(&pos, &b, |m| {
+    for_each_move_while(&pos, &mut b, true, |m, _| {
+        let capture = m.captured != EMPTY;
         // What this move could still change: `s` (any move), `o` (a quiet
         // move without check). Skip the look-ups otherwise.
-        let o_move = !m.capture && !m.check && o_open(o_ok);
+        let o_move = !capture && !m.check && o_open(o_ok);
         if !s_ok && !o_move {
             return s_ok || o_open(o_ok);
         }
-        let next = Pos::from_board(&m.board, !pos.side).expect("a position");
-        let (v, flag) = if m.capture {
-            (subs.lookup(&next).unwrap_or(INVALID), 0)
+        let (v, flag) = if capture {
+            let next = after(&pos, m);
+            (caps.lookup(m.captured, &next).unwrap_or(INVALID), 0)
         } else {
-            match ix.encode(&next) {
-                Some(j) => (values[j as usize], flags[j as usize].load(Relaxed)),
+            match quiet_successor(ix, i, &pos, m) {
+                Some(j) => (value(j as usize), flags[j as usize].load(Relaxed)),
                 None => (INVALID, 0),
             }
         };
@@ -107,10 +122,10 @@ fn sweep_one(
         }
         // A move that keeps the draw. For `s` it must be a check into the
         // region; for `o` one quiet move into the region is enough.
-        if m.capture || !m.check || flag & O_FLAG == 0 {
+        if capture || !m.check || flag & O_FLAG == 0 {
             s_ok = false;
         }
-        if !m.capture && !m.check && flag & S_FLAG != 0 {
+        if !capture && !m.check && flag & S_FLAG != 0 {
             o_ok = true;
         }
         s_ok || o_open(o_ok)

@@ -47,3 +47,40 @@ impl TableSet {
         t.values.get(idx as usize).copied()
     }
 }
+
+/// The tables one material's captures lead to, found once by the captured
+/// piece's code: the generator looks a capture up without working out and
+/// hashing the successor's material each time ([`TableSet::lookup`]).
+pub struct Captures<'a> {
+    /// By captured code: the table and whether its colours are swapped.
+    by_code: [Option<(&'a Table, bool)>; 15],
+}
+
+impl<'a> Captures<'a> {
+    /// The capture tables of `material` that `subs` holds.
+    pub fn new(material: Material, subs: &'a TableSet) -> Captures<'a> {
+        let mut by_code = [None; 15];
+        let codes = material.codes();
+        for (c, slot) in by_code.iter_mut().enumerate() {
+            let Some(at) = codes.iter().position(|&x| usize::from(x) == c) else {
+                continue;
+            };
+            let mut rest = codes.clone();
+            rest.remove(at);
+            let (m, flip) = Material::from_codes(rest).canonical();
+            *slot = subs.get(&m).map(|t| (&**t, flip));
+        }
+        Captures { by_code }
+    }
+
+    /// The value of `next` (a position after a capture of a piece coded
+    /// `captured`) from its side to move's view; `None` if that table is
+    /// missing. The same as [`TableSet::lookup`].
+    #[inline]
+    pub fn lookup(&self, captured: u8, next: &Pos) -> Option<u16> {
+        let (t, flip) = (*self.by_code.get(usize::from(captured))?)?;
+        let p = if flip { next.flipped() } else { *next };
+        let idx = t.indexer.encode(&p)?;
+        t.values.get(idx as usize).copied()
+    }
+}
