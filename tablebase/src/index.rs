@@ -335,32 +335,34 @@ impl Indexer {
         let mut used = [false; SQUARES];
         let mut n = self.groups.iter().map(|g| g.count).sum::<usize>();
         pos.n = n;
+        // Pieces are placed from the last slot down; `false` if the square
+        // is taken (two pieces on one square: no position).
+        let mut place = |sq: usize, code: u8| {
+            if used[sq] {
+                return false;
+            }
+            used[sq] = true;
+            n -= 1;
+            pos.code[n] = code;
+            pos.sq[n] = sq as u8;
+            true
+        };
         for g in self.groups.iter().rev() {
             let mut rank = rest % g.size;
             rest /= g.size;
             if g.count == 1 {
                 // A single piece: the rank is its slot.
-                let sq = usize::from(g.squares[rank as usize]);
-                if used[sq] {
+                if !place(usize::from(g.squares[rank as usize]), g.code) {
                     return None;
                 }
-                used[sq] = true;
-                n -= 1;
-                pos.code[n] = g.code;
-                pos.sq[n] = sq as u8;
                 continue;
             }
             if !g.combos.is_empty() {
                 // Largest first, as below.
                 for &sq in g.combos[rank as usize][..g.count].iter().rev() {
-                    let sq = usize::from(sq);
-                    if used[sq] {
+                    if !place(usize::from(sq), g.code) {
                         return None;
                     }
-                    used[sq] = true;
-                    n -= 1;
-                    pos.code[n] = g.code;
-                    pos.sq[n] = sq as u8;
                 }
                 continue;
             }
@@ -373,14 +375,9 @@ impl Indexer {
                 }
                 rank -= self.choose(s, k);
                 top = s;
-                let sq = usize::from(g.squares[s]);
-                if used[sq] {
+                if !place(usize::from(g.squares[s]), g.code) {
                     return None;
                 }
-                used[sq] = true;
-                n -= 1;
-                pos.code[n] = g.code;
-                pos.sq[n] = sq as u8;
             }
         }
         Some(pos)
