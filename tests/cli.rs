@@ -300,3 +300,22 @@ fn version_names_the_commit() {
         "{line}"
     );
 }
+
+/// A reader that closes the pipe before reading (`jiangjun perft 3
+/// --divide | head -0`) ends the tool quietly with the shell's broken-pipe
+/// status, not a panic.
+#[test]
+fn a_closed_output_pipe_ends_a_tool_quietly() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+        .args(["perft", "3", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start jiangjun");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for jiangjun");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}

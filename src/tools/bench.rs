@@ -67,11 +67,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             eprintln!("position {:>3}: nodes {nodes} tbhits {hits} ms {ms}", i + 1);
         }
     }
-    println!("Total time (ms) : {}", r.millis);
-    println!("Nodes searched  : {}", r.nodes);
-    println!("Nodes/second    : {}", r.nps());
+    outln!("Total time (ms) : {}", r.millis);
+    outln!("Nodes searched  : {}", r.nodes);
+    outln!("Nodes/second    : {}", r.nps());
     if with_tables {
-        println!("Table hits      : {}", r.tbhits);
+        outln!("Table hits      : {}", r.tbhits);
     }
     ExitCode::SUCCESS
 }

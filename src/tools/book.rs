@@ -124,7 +124,7 @@ fn build(a: &BuildArgs) -> ExitCode {
         Ok(n) => n,
         Err(e) => return fail(1, e),
     };
-    println!(
+    outln!(
         "{} games, {} positions, {} moves written to {} ({format:?}); {} rare moves and {} moves refuted by the search left out",
         report.games,
         report.positions,
@@ -134,7 +134,7 @@ fn build(a: &BuildArgs) -> ExitCode {
         report.dropped_by_search.len()
     );
     for (fen, mv, loss) in &report.dropped_by_search {
-        println!("  left out {mv} ({loss} cp below the best) in {fen}");
+        outln!("  left out {mv} ({loss} cp below the best) in {fen}");
     }
     ExitCode::SUCCESS
 }
@@ -163,7 +163,7 @@ fn probe(a: &ProbeArgs) -> ExitCode {
     let entries = book.probe(&board);
     let total: u32 = entries.iter().map(|e| e.weight).sum();
     for e in &entries {
-        println!(
+        outln!(
             "{}  weight {:>5} ({:>5.1}%)  games {:>5}  score {:>5}",
             e.mv,
             e.weight,
@@ -173,7 +173,7 @@ fn probe(a: &ProbeArgs) -> ExitCode {
         );
     }
     if entries.is_empty() {
-        println!("no book moves");
+        outln!("no book moves");
     }
     ExitCode::SUCCESS
 }

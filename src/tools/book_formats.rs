@@ -88,7 +88,7 @@ pub fn convert(a: &ConvertArgs) -> ExitCode {
         Ok(n) => n,
         Err(e) => return fail(1, e),
     };
-    println!(
+    outln!(
         "{} ({}): {} records; {} reached from the start position and {} unreachable; \
          {} positions, {} moves written to {} ({format:?})",
         a.input.display(),
@@ -101,7 +101,7 @@ pub fn convert(a: &ConvertArgs) -> ExitCode {
         a.output.display()
     );
     if written < w.moves() {
-        println!(
+        outln!(
             "{} moves could not be written (keys the format cannot store)",
             w.moves() - written
         );
@@ -179,7 +179,7 @@ pub fn coverage(a: &CoverageArgs) -> ExitCode {
             b.make_move(m);
         }
     }
-    println!(
+    outln!(
         "{} games, {positions} positions in their first {} plies: {hits} in the book ({:.1}%), \
          {moves} book moves found, {illegal} of them illegal; the game's move was a book move in {played}",
         n_games,

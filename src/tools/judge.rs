@@ -46,13 +46,13 @@ pub fn run(args: &JudgeArgs) -> ExitCode {
     {
         match verdict(tb, &board) {
             Some(Ok(v)) => {
-                println!("{v}");
+                outln!("{v}");
                 return ExitCode::SUCCESS;
             }
             Some(Err(e)) => return fail(1, e),
             None => {}
         }
     }
-    println!("{ruling}");
+    outln!("{ruling}");
     ExitCode::SUCCESS
 }

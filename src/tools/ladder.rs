@@ -16,10 +16,10 @@ pub fn run(_: &LadderArgs) -> ExitCode {
         RatingSource::Measured => "measured",
         RatingSource::Nominal => "nominal",
     };
-    println!("anchor\t{ANCHOR_ELO}\t{ANCHOR_NAME}");
-    println!("tc\t{CALIBRATION_TC}");
-    println!("ratings\t{source}");
-    println!("#rung\tnodes\tlines\tweakness\tnoise\tskill\telo\terr\tgames");
+    outln!("anchor\t{ANCHOR_ELO}\t{ANCHOR_NAME}");
+    outln!("tc\t{CALIBRATION_TC}");
+    outln!("ratings\t{source}");
+    outln!("#rung\tnodes\tlines\tweakness\tnoise\tskill\telo\terr\tgames");
     for r in 0..=TOP {
         let (nodes, lines, weakness, noise) = match RUNGS.get(r) {
             Some(x) => (x.nodes.to_string(), x.lines, x.weakness, x.noise),
@@ -27,7 +27,7 @@ pub fn run(_: &LadderArgs) -> ExitCode {
         };
         let (err, games) =
             ladder::measured(r).map_or(("-".to_string(), 0), |m| (m.err.to_string(), m.games));
-        println!(
+        outln!(
             "{r}\t{nodes}\t{lines}\t{weakness}\t{noise}\t{}\t{}\t{err}\t{games}",
             ladder::skill_for_rung(r),
             ladder::rung_elo(r)

@@ -171,7 +171,7 @@ pub fn run(a: &MatchArgs) -> ExitCode {
     };
     match xiangqi_match::run(&cfg) {
         Ok(summary) => {
-            print!("{}", summary.report());
+            out!("{}", summary.report());
             ExitCode::SUCCESS
         }
         Err(e) => fail(1, e),
@@ -184,7 +184,7 @@ fn merge(m: &MergeArgs) -> ExitCode {
     match xiangqi_match::merge::merge(&m.shards, &m.out) {
         Ok(summary) => {
             eprintln!("merged {} shards into {}", m.shards.len(), m.out.display());
-            print!("{}", summary.report());
+            out!("{}", summary.report());
             ExitCode::SUCCESS
         }
         Err(e @ (MatchError::Merge(_) | MatchError::Settings { .. })) => fail(EXIT_USAGE, e),

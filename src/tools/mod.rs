@@ -7,6 +7,26 @@
 //! subcommand is a `clap::Args` struct (or subcommand enum) and a `run`
 //! returning the process's exit code.
 
+/// `print!` for the tools' output: a reader that closed the pipe early
+/// (`jiangjun tb info DIR | head`) ends the process quietly with the
+/// shell's status for a broken pipe (141) instead of the panic `print!`
+/// gives; any other write error is reported and exits 1.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::tools::write_out(format_args!($($arg)*))
+    };
+}
+
+/// `println!` for the tools' output, as [`out!`].
+macro_rules! outln {
+    () => {
+        $crate::tools::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::tools::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 pub mod bench;
 pub mod book;
 pub mod book_build;
@@ -28,6 +48,19 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use xiangqi::board::Board;
+
+/// Write the tools' output to stdout (see [`out!`]).
+pub fn write_out(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(141);
+        }
+        eprintln!("error: writing to stdout: {e}");
+        std::process::exit(1);
+    }
+}
 
 /// Exit code for bad arguments and unreadable or malformed input.
 pub const EXIT_USAGE: u8 = 2;

@@ -31,15 +31,15 @@ pub fn run(args: &PerftArgs) -> ExitCode {
     let start = Instant::now();
     let total = if args.divide {
         let (text, total) = report(&mut board, args.depth);
-        print!("{text}");
+        out!("{text}");
         total
     } else {
         let n = xiangqi::perft::perft(&mut board, args.depth);
-        println!("Nodes searched: {n}");
+        outln!("Nodes searched: {n}");
         n
     };
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "Time: {:.3} s, {:.0} leaves/s",
         secs,
         total as f64 / secs.max(1e-9)

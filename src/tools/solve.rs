@@ -91,7 +91,7 @@ pub fn run_suite(a: &SolveArgs) -> std::process::ExitCode {
             network.clone(),
         );
         solved += o.solved as usize;
-        println!(
+        outln!(
             "{} {:<32} best {} mate {} (dm {}) depth {}",
             if o.solved { "solved  " } else { "UNSOLVED" },
             p.id,
@@ -101,7 +101,7 @@ pub fn run_suite(a: &SolveArgs) -> std::process::ExitCode {
             o.depth
         );
     }
-    println!(
+    outln!(
         "solved {solved} of {} in {} ms each",
         problems.len(),
         a.movetime

@@ -4,7 +4,7 @@
 
 use crate::tools::{EXIT_USAGE, fail};
 use jiangjun_tablebase::build::build;
-use jiangjun_tablebase::verify::{load_all, verify};
+use jiangjun_tablebase::verify::{load_for, verify};
 use jiangjun_tablebase::{Material, Tablebases, Wdl, value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -100,7 +100,7 @@ fn gen_tables(args: &GenArgs) -> ExitCode {
     let start = Instant::now();
     let result = build(&args.out, &targets, |b| {
         let s = &b.stats;
-        println!(
+        outln!(
             "{} positions {} legal {} win {} draw {} loss {} rule-loss {} maxdtm {} passes {} time {:.1}s bytes {}",
             b.material,
             s.size,
@@ -119,7 +119,7 @@ fn gen_tables(args: &GenArgs) -> ExitCode {
         Ok(built) => {
             let pos: u64 = built.iter().map(|b| b.stats.size).sum();
             let bytes: u64 = built.iter().map(|b| b.bytes).sum();
-            println!(
+            outln!(
                 "built {} tables, {pos} positions, {bytes} bytes, {:.1}s",
                 built.len(),
                 start.elapsed().as_secs_f64()
@@ -156,17 +156,13 @@ fn probe(args: &ProbeArgs) -> ExitCode {
             if let Some(m) = mv {
                 line.push_str(&format!(" bestmove {m}"));
             }
-            println!("{line}");
+            outln!("{line}");
             ExitCode::SUCCESS
         }
     }
 }
 
 fn verify_dir(args: &VerifyArgs) -> ExitCode {
-    let set = match load_all(&args.dir) {
-        Ok(s) => s,
-        Err(e) => return fail(EXIT_USAGE, e),
-    };
     let tb = match Tablebases::open(&args.dir) {
         Ok(t) => t,
         Err(e) => return fail(EXIT_USAGE, e),
@@ -182,6 +178,10 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
             Err(e) => return fail(EXIT_USAGE, e),
         }
     }
+    let set = match load_for(&args.dir, &chosen) {
+        Ok(s) => s,
+        Err(e) => return fail(EXIT_USAGE, e),
+    };
     if chosen.is_empty() {
         chosen = tb.materials();
     }
@@ -189,7 +189,7 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
     for &m in &chosen {
         let start = Instant::now();
         let r = verify(&set, &m);
-        println!(
+        outln!(
             "{m} positions {} rule-loss {} errors {} time {:.1}s",
             r.positions,
             r.rule_losses,
@@ -204,10 +204,10 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
         }
     }
     if failed > 0 {
-        println!("verify failed: {failed} tables with errors");
+        outln!("verify failed: {failed} tables with errors");
         ExitCode::FAILURE
     } else {
-        println!("verify passed: {} tables", chosen.len());
+        outln!("verify passed: {} tables", chosen.len());
         ExitCode::SUCCESS
     }
 }
@@ -217,7 +217,7 @@ fn info(args: &InfoArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(EXIT_USAGE, e),
     };
-    println!("material indices legal red-to-move(W/D/L) black-to-move(W/D/L) maxdtm bytes");
+    outln!("material indices legal red-to-move(W/D/L) black-to-move(W/D/L) maxdtm bytes");
     for m in tb.materials() {
         let Some(file) = tb.file(&m) else { continue };
         let values = match file.values() {
@@ -242,7 +242,7 @@ fn info(args: &InfoArgs) -> ExitCode {
             c
         };
         let (r, b) = (count(&values[..half]), count(&values[half..]));
-        println!(
+        outln!(
             "{m} {} {} {}/{}/{} {}/{}/{} {} {}",
             values.len(),
             r.iter().sum::<u64>() + b.iter().sum::<u64>(),

@@ -2,7 +2,6 @@
 //! build), asked about a `xiangqi` board.
 
 use crate::format::TableFile;
-use crate::geometry::{EMPTY, SQUARES};
 use crate::index::{Indexer, MAX_PIECES, Pos};
 use crate::material::Material;
 use crate::value::{INVALID, Wdl, back, better, unpack};
@@ -33,21 +32,35 @@ pub struct Probe {
 /// Read from the board's piece lists rather than square by square: `tb
 /// verify` calls this for every move of every position.
 pub fn pos_of(board: &Board) -> Option<Pos> {
-    let mut b = [EMPTY; SQUARES];
-    let mut n = 0;
+    let mut p = Pos {
+        side: board.side_to_move(),
+        n: 0,
+        code: [0; MAX_PIECES],
+        sq: [0; MAX_PIECES],
+    };
     for color in [Color::Red, Color::Black] {
         for kind in PieceKind::ALL {
             let code = Piece::new(color, kind).index() as u8 + 1;
             for s in board.squares_of(color, kind) {
-                n += 1;
-                if n > MAX_PIECES {
+                if p.n == MAX_PIECES {
                     return None;
                 }
-                b[s.index()] = code;
+                // Kept in square order, as a mailbox scan gives them
+                // (insertion: at most MAX_PIECES pieces).
+                let s = s.index() as u8;
+                let mut i = p.n;
+                while i > 0 && p.sq[i - 1] > s {
+                    p.sq[i] = p.sq[i - 1];
+                    p.code[i] = p.code[i - 1];
+                    i -= 1;
+                }
+                p.sq[i] = s;
+                p.code[i] = code;
+                p.n += 1;
             }
         }
     }
-    Pos::from_board(&b, board.side_to_move())
+    Some(p)
 }
 
 /// A table's file name (without `.jtb`) must be its material's.
@@ -230,5 +243,45 @@ impl Tablebases {
             }
         }
         Some(Ok((probe, moves)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{EMPTY, SQUARES};
+
+    /// The piece-list reading gives the same position as scanning the
+    /// board square by square, for positions of every size up to the
+    /// limit and one over it.
+    #[test]
+    fn pos_of_equals_the_mailbox_scan() {
+        let fens = [
+            "4k4/9/9/9/9/9/9/9/9/3K1R3 w",
+            "3akab2/9/4b4/9/2p6/9/9/4B4/4A4/2BAKR3 b",
+            "2bakab2/9/4c4/9/9/9/4P4/9/9/2BAKAB2 w",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        ];
+        for fen in fens {
+            let board = Board::from_fen(fen).unwrap();
+            let mut b = [EMPTY; SQUARES];
+            for (s, cell) in b.iter_mut().enumerate() {
+                if let Some(p) = board.piece_at(xiangqi::Square::from_index(s).unwrap()) {
+                    *cell = p.index() as u8 + 1;
+                }
+            }
+            let want = Pos::from_board(&b, board.side_to_move());
+            let got = pos_of(&board);
+            match (want, got) {
+                (Some(w), Some(g)) => {
+                    assert_eq!((w.side, w.n), (g.side, g.n), "{fen}");
+                    assert_eq!(w.code, g.code, "{fen}");
+                    assert_eq!(w.sq, g.sq, "{fen}");
+                }
+                (None, None) => {}
+                (w, g) => panic!("{fen}: mailbox {w:?}, piece lists {g:?}"),
+            }
+        }
+        assert!(pos_of(&Board::from_fen(fens[3]).unwrap()).is_none());
     }
 }

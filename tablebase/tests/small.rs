@@ -2,7 +2,7 @@
 //! verifier passes, probes agree with the rules crate, known results hold.
 
 use jiangjun_tablebase::build::build;
-use jiangjun_tablebase::verify::{load_all, verify};
+use jiangjun_tablebase::verify::{load_all, load_for, verify};
 use jiangjun_tablebase::{Material, Tablebases, Wdl};
 use std::path::PathBuf;
 
@@ -40,5 +40,27 @@ fn krvk_builds_verifies_and_probes() {
         let keeps = after.wdl == Wdl::Loss && after.dtm.map(|d| d + 1) == p.dtm;
         assert_eq!(keep.contains(&mv), keeps, "{mv}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Verifying chosen tables loads them and their captures' tables, no more;
+/// a chosen table that is not in the folder is refused.
+#[test]
+fn verify_loads_only_what_the_chosen_tables_need() {
+    let dir = tmpdir("loadfor");
+    let kr: Material = "KRvK".parse().unwrap();
+    let kn: Material = "KNvK".parse().unwrap();
+    let kvk: Material = "KvK".parse().unwrap();
+    build(&dir, &[kr, kn], |_| {}).unwrap();
+    let set = load_for(&dir, &[kr]).unwrap();
+    assert!(set.get(&kr).is_some());
+    assert!(set.get(&kvk).is_some(), "KRvK's capture table");
+    assert!(set.get(&kn).is_none(), "KNvK is not needed for KRvK");
+    let r = verify(&set, &kr);
+    assert_eq!(r.errors, 0, "{:?}", r.messages);
+    assert!(r.positions > 0);
+    let kc: Material = "KCvK".parse().unwrap();
+    let err = load_for(&dir, &[kc]).err().unwrap();
+    assert!(err.contains("KCvK is not in"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

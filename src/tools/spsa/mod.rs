@@ -390,7 +390,7 @@ fn tune(a: &SpsaArgs) -> Result<ExitCode, (u8, String)> {
     }
     for p in &run.specs {
         let v = values.get(p.name).copied().unwrap_or(p.default);
-        println!("{} {} (default {})", p.name, v, p.default);
+        outln!("{} {} (default {})", p.name, v, p.default);
     }
     Ok(ExitCode::SUCCESS)
 }

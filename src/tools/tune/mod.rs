@@ -180,7 +180,7 @@ pub fn run(a: &TuneArgs) -> ExitCode {
                 return fail(1, format!("{}: {e}", path.display()));
             }
         }
-        None => print!("{src}"),
+        None => out!("{src}"),
     }
     ExitCode::SUCCESS
 }
