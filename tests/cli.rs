@@ -301,20 +301,22 @@ fn version_names_the_commit() {
     );
 }
 
-/// A reader that closes the pipe before reading (`jiangjun perft 3
-/// --divide | head -0`) ends the tool quietly with the shell's broken-pipe
-/// status, not a panic.
+/// A reader that has closed the pipe (`jiangjun perft 3 --divide | head
+/// -0`) ends the tool quietly with the shell's broken-pipe status, not a
+/// panic. The pipe's read end is closed before the tool starts, so the
+/// tool's first write always meets a closed pipe (closing it after the
+/// start raced the tool, which could write all its lines first).
 #[test]
 fn a_closed_output_pipe_ends_a_tool_quietly() {
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_jiangjun"))
         .args(["perft", "3", "--divide"])
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("start jiangjun");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("wait for jiangjun");
+        .output()
+        .expect("run jiangjun");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(141), "{stderr}");
