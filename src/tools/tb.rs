@@ -178,7 +178,7 @@ fn verify_dir(args: &VerifyArgs) -> ExitCode {
             Err(e) => return fail(EXIT_USAGE, e),
         }
     }
-    let set = match load_for(&args.dir, &chosen) {
+    let set = match load_for(&tb, &chosen) {
         Ok(s) => s,
         Err(e) => return fail(EXIT_USAGE, e),
     };

@@ -66,14 +66,15 @@ pub enum FormatError {
 }
 
 /// The FNV-1a 64 hash of `bytes`, continuing from `h`.
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x100_0000_01b3);
     }
     h
 }
-const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+/// FNV-1a 64's starting value.
+pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The checksum of a file's bytes (the checksum field counted as zero).
 fn checksum(bytes: &[u8]) -> u64 {

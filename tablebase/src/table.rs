@@ -21,12 +21,18 @@ pub struct TableSet {
     tables: HashMap<Material, Arc<Table>, BuildHasherDefault<MaterialHasher>>,
 }
 
-/// FNV-1a over a material's few count bytes. `tb verify` looks a table up
-/// for every move of every position, and the default SipHash was 6 % of
-/// its time; a set's keys are our own files' materials, so a hash that
-/// resists chosen keys buys nothing here.
-#[derive(Default)]
+/// FNV-1a (the files' checksum, [`crate::format::fnv`]) over a material's
+/// few count bytes. `tb verify` looks a table up for every move of every
+/// position, and the default SipHash was 6 % of its time; a set's keys are
+/// our own files' materials, so a hash that resists chosen keys buys
+/// nothing here.
 pub(crate) struct MaterialHasher(u64);
+
+impl Default for MaterialHasher {
+    fn default() -> MaterialHasher {
+        MaterialHasher(crate::format::FNV_START)
+    }
+}
 
 impl Hasher for MaterialHasher {
     fn finish(&self) -> u64 {
@@ -34,15 +40,7 @@ impl Hasher for MaterialHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
+        self.0 = crate::format::fnv(self.0, bytes);
     }
 }
 

@@ -70,16 +70,16 @@ pub fn fen_of(pos: &Pos) -> String {
 /// Load every table of `dir` unpacked, checking that the tables their
 /// captures need are there too.
 pub fn load_all(dir: &Path) -> Result<TableSet, String> {
-    load_for(dir, &[])
+    load_for(&Tablebases::open(dir)?, &[])
 }
 
-/// Load unpacked what verifying `chosen` needs: each chosen table and the
-/// tables its captures lead to (every table of `dir` when `chosen` is
+/// Load unpacked what verifying `chosen` needs: each chosen table of `tb`
+/// and the tables its captures lead to (every table when `chosen` is
 /// empty). Verifying one table of a large set no longer unpacks the whole
 /// set: `KRBBvKABB` alone in a set of 399 tables took 76 s, mostly spent
-/// unpacking, and the set's 7.5 G values would need 15 GB.
-pub fn load_for(dir: &Path, chosen: &[Material]) -> Result<TableSet, String> {
-    let tb = Tablebases::open(dir)?;
+/// unpacking, and the set's 7.5 G values would need 15 GB. It takes the
+/// opened tables because opening a set checksums every file.
+pub fn load_for(tb: &Tablebases, chosen: &[Material]) -> Result<TableSet, String> {
     let mut wanted: Vec<Material> = Vec::new();
     let roots = if chosen.is_empty() {
         tb.materials()
@@ -88,11 +88,11 @@ pub fn load_for(dir: &Path, chosen: &[Material]) -> Result<TableSet, String> {
     };
     for m in roots {
         if tb.file(&m).is_none() {
-            return Err(format!("{m} is not in {}", dir.display()));
+            return Err(format!("{m} is not in the tables"));
         }
         for c in m.captures() {
             if tb.file(&c).is_none() {
-                return Err(format!("{m} needs {c}, which is not in {}", dir.display()));
+                return Err(format!("{m} needs {c}, which is not in the tables"));
             }
             if !wanted.contains(&c) {
                 wanted.push(c);

@@ -52,7 +52,8 @@ fn verify_loads_only_what_the_chosen_tables_need() {
     let kn: Material = "KNvK".parse().unwrap();
     let kvk: Material = "KvK".parse().unwrap();
     build(&dir, &[kr, kn], |_| {}).unwrap();
-    let set = load_for(&dir, &[kr]).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    let set = load_for(&tb, &[kr]).unwrap();
     assert!(set.get(&kr).is_some());
     assert!(set.get(&kvk).is_some(), "KRvK's capture table");
     assert!(set.get(&kn).is_none(), "KNvK is not needed for KRvK");
@@ -60,7 +61,7 @@ fn verify_loads_only_what_the_chosen_tables_need() {
     assert_eq!(r.errors, 0, "{:?}", r.messages);
     assert!(r.positions > 0);
     let kc: Material = "KCvK".parse().unwrap();
-    let err = load_for(&dir, &[kc]).err().unwrap();
+    let err = load_for(&tb, &[kc]).err().unwrap();
     assert!(err.contains("KCvK is not in"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
