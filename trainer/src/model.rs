@@ -142,6 +142,11 @@ impl Inputs {
     }
 }
 
+/// Clamp every value of `v` into `±limit`.
+fn clamp(v: &mut [f32], limit: f32) {
+    v.iter_mut().for_each(|w| *w = w.clamp(-limit, limit));
+}
+
 /// SCReLU on floats: `clamp(x, 0, 1)²`.
 #[inline(always)]
 pub fn screlu(x: f32) -> f32 {
@@ -288,13 +293,29 @@ impl FloatNet {
     /// Keep every weight inside the range that quantises within the
     /// engine's limits.
     pub fn clip(&mut self) {
-        let clamp =
-            |v: &mut [f32], limit: f32| v.iter_mut().for_each(|w| *w = w.clamp(-limit, limit));
         // Threat rows (after the piece-square rows) have their own limit.
         let n = self.piece_weights();
         let (piece_rows, threat_rows) = self.l1_w.split_at_mut(n);
         clamp(piece_rows, L1_LIMIT);
         clamp(threat_rows, THREAT_LIMIT);
+        self.clip_dense();
+    }
+
+    /// The limit of first-layer row `f` (an input's weights), as
+    /// [`FloatNet::clip`] applies it.
+    pub fn row_limit(&self, f: usize) -> f32 {
+        if f < self.arch.features.piece_inputs() {
+            L1_LIMIT
+        } else {
+            THREAT_LIMIT
+        }
+    }
+
+    /// [`FloatNet::clip`] on everything but the first layer's rows: a
+    /// training step clamps the rows it changed itself: clamping every row
+    /// (up to 25 M weights) at every step cost a 1024-wide `psq+threats`
+    /// net a tenth of its training speed (`notes/2026-11-27-net6-data.md`).
+    pub fn clip_dense(&mut self) {
         clamp(&mut self.l1_b, L1_LIMIT);
         if self.arch.has_hidden() {
             clamp(&mut self.h1_w, HIDDEN_W_LIMIT);

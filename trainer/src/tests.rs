@@ -574,3 +574,38 @@ fn the_command_trains_hidden_layers() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A step clamps only the first-layer rows it changes: with a learning
+/// rate big enough to throw weights past their limits, the net after each
+/// step is already what clipping every weight would make it (threat rows
+/// to their own, smaller limit).
+#[test]
+fn a_step_leaves_every_weight_inside_its_limit() {
+    let arch = Arch::new(FeatureSet::PieceSquareThreats, 64, 2).unwrap();
+    let config = TrainConfig {
+        arch,
+        batch_size: 64,
+        lr: 5.0,
+        threads: 2,
+        ..TrainConfig::default()
+    };
+    let data = synthetic(256, 5);
+    let mut trainer = Trainer::new(config, TrainState::with_arch(arch, 3));
+    let mut hit_a_limit = false;
+    for batch in trainer.epoch_order(data.len(), 0).chunks(64) {
+        trainer.step(&data, batch, 5.0);
+        let mut clipped = trainer.state.net.clone();
+        clipped.clip();
+        assert_eq!(clipped, trainer.state.net);
+        hit_a_limit |= trainer
+            .state
+            .net
+            .l1_w
+            .iter()
+            .any(|w| w.abs() == model::L1_LIMIT || w.abs() == model::THREAT_LIMIT);
+    }
+    assert!(
+        hit_a_limit,
+        "the learning rate never pushed a weight to a limit"
+    );
+}

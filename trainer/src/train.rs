@@ -449,7 +449,10 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    pub fn new(config: TrainConfig, state: TrainState) -> Trainer {
+    pub fn new(config: TrainConfig, mut state: TrainState) -> Trainer {
+        // A step clamps only the rows it changes, so every row starts
+        // inside its limit.
+        state.net.clip();
         let grads = (0..config.threads)
             .map(|_| Grad::new(state.net.arch))
             .collect();
@@ -532,6 +535,9 @@ impl Trainer {
 
         // The first layer: only rows some part touched.
         let l1 = st.net.l1();
+        let limits: Vec<f32> = (0..st.net.arch.inputs())
+            .map(|f| st.net.row_limit(f))
+            .collect();
         let mut touched = vec![false; st.net.arch.inputs()];
         for grad in grads {
             for &f in &grad.rows {
@@ -553,12 +559,16 @@ impl Trainer {
                     }
                 }
                 g.iter_mut().for_each(|x| *x *= scale);
+                let limit = limits[f];
                 dispatch(
                     #[inline(always)]
-                    || adam(w, m, v, &g, lr_t),
+                    || {
+                        adam(w, m, v, &g, lr_t);
+                        w.iter_mut().for_each(|x| *x = x.clamp(-limit, limit));
+                    },
                 );
             });
-        st.net.clip();
+        st.net.clip_dense();
         self.grads.par_iter_mut().for_each(Grad::reset);
         loss
     }
