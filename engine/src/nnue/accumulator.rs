@@ -34,7 +34,7 @@
 use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
 use super::finny::{RefreshCache, Squares};
 use super::network::Network;
-use super::rows::{add_row, by_width, sub_row, width};
+use super::rows::{MAX_ROWS, apply_rows, by_width, width};
 use super::threats::{self, ThreatList};
 use super::{evaluate, simd};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
@@ -70,21 +70,37 @@ fn add_sub_sub<const N: usize>(
 }
 
 /// `dst += rows of the entries only in new − rows of those only in old`,
-/// for both perspectives (Red's `L1` values, then Black's).
+/// for both perspectives (Red's `L1` values, then Black's): the rows are
+/// gathered, then summed a tile at a time (`apply_rows`).
 #[inline(always)]
 fn apply_threats_n<const N: usize>(dst: &mut [i16], net: &Network, old: &[u16], new: &[u16]) {
     let (set, l1) = (net.features(), net.l1());
-    let (red, black) = dst.split_at_mut(l1);
-    threats::diff(old, new, |entry, added| {
-        for (p, half) in [(Color::Red, &mut *red), (Color::Black, &mut *black)] {
-            let row = net.l1_row(set.threat_index(p, entry));
-            if added {
-                add_row::<N>(half, row);
-            } else {
-                sub_row::<N>(half, row);
-            }
+    // Each list holds at most MAX_THREATS (= MAX_ROWS) entries, so at most
+    // that many came and that many went.
+    let mut added = [0u16; MAX_ROWS];
+    let mut removed = [0u16; MAX_ROWS];
+    let (mut na, mut nr) = (0, 0);
+    threats::diff(old, new, |entry, is_added| {
+        if is_added {
+            added[na] = entry;
+            na += 1;
+        } else {
+            removed[nr] = entry;
+            nr += 1;
         }
     });
+    let (red, black) = dst.split_at_mut(l1);
+    for (p, half) in [(Color::Red, red), (Color::Black, black)] {
+        let mut add: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
+        let mut sub: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
+        for (row, &e) in add.iter_mut().zip(&added[..na]) {
+            *row = net.l1_row(set.threat_index(p, e));
+        }
+        for (row, &e) in sub.iter_mut().zip(&removed[..nr]) {
+            *row = net.l1_row(set.threat_index(p, e));
+        }
+        apply_rows::<N>(half, &add[..na], &sub[..nr]);
+    }
 }
 
 /// The threat inputs' part of an accumulator (threat feature sets only).
@@ -291,9 +307,12 @@ impl Accumulator {
         let l1 = net.l1();
         let half = &mut self.values[perspective.index() * l1..(perspective.index() + 1) * l1];
         half.copy_from_slice(net.l1_bias());
-        for &(piece, sq) in pieces {
-            add_row::<N>(half, net.l1_row(set.index(perspective, view, piece, sq)));
+        let mut rows: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
+        let n = pieces.len().min(MAX_ROWS);
+        for (row, &(piece, sq)) in rows.iter_mut().zip(&pieces[..n]) {
+            *row = net.l1_row(set.index(perspective, view, piece, sq));
         }
+        apply_rows::<N>(half, &rows[..n], &[]);
         self.views[perspective.index()] = view;
     }
 

@@ -12,7 +12,7 @@
 
 use super::features::{KING_BUCKETS, View};
 use super::network::Network;
-use super::rows::{add_row, by_width, sub_row};
+use super::rows::{MAX_ROWS, apply_rows, by_width};
 use super::simd;
 use xiangqi::{Color, Piece, PieceKind, SQUARES, Square};
 
@@ -78,7 +78,8 @@ impl RefreshCache {
     }
 }
 
-/// Bring `entry` to the pieces `after`, one row per changed square.
+/// Bring `entry` to the pieces `after`: a row out and a row in per changed
+/// square, summed a tile at a time (`apply_rows`).
 #[inline(always)]
 fn apply_n<const N: usize>(
     entry: &mut Entry,
@@ -93,16 +94,23 @@ fn apply_n<const N: usize>(
         let piece = Piece::new(Color::from_index(i / 7), PieceKind::from_index(i % 7));
         net.l1_row(set.index(perspective, view, piece, Square::from_index_unchecked(s)))
     };
+    // At most one row in and one out per square: SQUARES < MAX_ROWS.
+    let mut add: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
+    let mut sub: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
+    let (mut na, mut ns) = (0, 0);
     for (s, &new) in after.iter().enumerate() {
         let old = entry.pieces[s];
         if old != new {
             if old != 0 {
-                sub_row::<N>(&mut entry.values, row(old, s));
+                sub[ns] = row(old, s);
+                ns += 1;
             }
             if new != 0 {
-                add_row::<N>(&mut entry.values, row(new, s));
+                add[na] = row(new, s);
+                na += 1;
             }
             entry.pieces[s] = new;
         }
     }
+    apply_rows::<N>(&mut entry.values, &add[..na], &sub[..ns]);
 }
