@@ -117,6 +117,13 @@ pub struct Args {
     /// Resume from this checkpoint.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Write the network of the epoch with the lowest validation loss
+    /// instead of the last one's (its state is also checkpointed, in
+    /// OUT.best.ckpt): a net with many inputs can overfit its data, as the
+    /// threat inputs did on 8.4 M positions (`notes/2026-11-27-net6-data.md`).
+    /// A resumed run counts only its own epochs.
+    #[arg(long)]
+    pub keep_best: bool,
     /// No progress lines on standard error.
     #[arg(long)]
     pub quiet: bool,
@@ -194,6 +201,8 @@ impl Args {
 #[derive(Debug)]
 pub struct RunSummary {
     pub epochs: Vec<EpochReport>,
+    /// With `--keep-best`, the epoch whose network was written.
+    pub best_epoch: Option<usize>,
     pub train_positions: usize,
     pub val_positions: usize,
     /// |engine − float| evaluation over (up to 1000) validation positions,
@@ -354,6 +363,13 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         config.seed
     ));
     let mut reports = Vec::new();
+    let best_ckpt = {
+        let mut p = args.out.clone().into_os_string();
+        p.push(".best.ckpt");
+        PathBuf::from(p)
+    };
+    // (validation loss, epoch, float net) of the best epoch so far.
+    let mut best: Option<(f64, usize, model::FloatNet)> = None;
     let trained = train_with_validation(&config, data, validation, state, |r, state| {
         let loss = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
         say(format!(
@@ -368,18 +384,35 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
             r.positions_per_second()
         ));
         checkpoint::save(&ckpt, state)?;
+        if args.keep_best
+            && let Some(loss) = r.val_loss
+            && best.as_ref().is_none_or(|(b, _, _)| loss < *b)
+        {
+            checkpoint::save(&best_ckpt, state)?;
+            best = Some((loss, r.epoch, state.net.clone()));
+        }
         reports.push(r.clone());
         Ok(())
     })?;
     let (state, val) = (&trained.state, &trained.val);
+    let (float, which) = match &best {
+        Some((loss, epoch, net)) => (
+            net,
+            format!(
+                " (epoch {epoch} of {}, the lowest validation loss, {loss:.6})",
+                state.epoch
+            ),
+        ),
+        None => (&state.net, String::new()),
+    };
     let calibration = &trained.train[..trained.train.len().min(CALIBRATION_POSITIONS)];
-    let net = quantise::quantise_calibrated(&state.net, calibration);
+    let net = quantise::quantise_calibrated(float, calibration);
     net.save(&args.out)?;
     let check = &val[..val.len().min(1000)];
-    let nearest = quantisation_error(&state.net, &state.net.quantise(), check);
-    let err = quantisation_error(&state.net, &net, check);
+    let nearest = quantisation_error(float, &float.quantise(), check);
+    let err = quantisation_error(float, &net, check);
     say(format!(
-        "wrote {}; engine vs float evaluation on {} validation positions: RMS {:.1}, largest {:.1} \
+        "wrote {}{which}; engine vs float evaluation on {} validation positions: RMS {:.1}, largest {:.1} \
          (nearest rounding: RMS {:.1}, largest {:.1}; evaluations up to {:.0})",
         args.out.display(),
         check.len(),
@@ -391,6 +424,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     ));
     Ok(RunSummary {
         epochs: reports,
+        best_epoch: best.map(|(_, epoch, _)| epoch),
         train_positions: trained.train.len(),
         val_positions: val.len(),
         quantisation_error: err,

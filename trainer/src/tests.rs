@@ -609,3 +609,61 @@ fn a_step_leaves_every_weight_inside_its_limit() {
         "the learning rate never pushed a weight to a limit"
     );
 }
+
+/// `--keep-best` writes the network of the epoch with the lowest validation
+/// loss: the same file as a run stopped after that epoch (training is
+/// deterministic), and its state in OUT.best.ckpt. The settings overfit a
+/// few hundred positions within a few epochs, so the best is not the last.
+#[test]
+fn keep_best_writes_the_epoch_with_the_lowest_validation_loss() {
+    let dir = std::env::temp_dir().join(format!("jj-train-best-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.jjdata");
+    synth::write_file(&data, 400, 21).unwrap();
+    let (best, last) = (dir.join("best.nnue"), dir.join("last.nnue"));
+    let args = |out: &std::path::Path, epochs: &str| {
+        Args::try_parse_from([
+            "train",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            epochs,
+            "--threads",
+            "2",
+            "--batch-size",
+            "40",
+            "--lr",
+            "0.01",
+            "--features",
+            "psq+threats",
+            "--hidden",
+            "64",
+            "--val-fraction",
+            "0.25",
+            "--seed",
+            "5",
+            "--quiet",
+        ])
+        .unwrap()
+    };
+    let mut keep = args(&best, "8");
+    keep.keep_best = true;
+    let summary = run(&keep).unwrap();
+    let losses: Vec<f64> = summary.epochs.iter().map(|r| r.val_loss.unwrap()).collect();
+    let lowest = (0..losses.len())
+        .min_by(|&a, &b| losses[a].total_cmp(&losses[b]))
+        .unwrap()
+        + 1;
+    assert_eq!(summary.best_epoch, Some(lowest), "losses {losses:?}");
+    assert!(lowest < 8, "the run did not overfit: {losses:?}");
+    let best_ckpt = dir.join("best.nnue.best.ckpt");
+    assert_eq!(checkpoint::load(&best_ckpt).unwrap().epoch, lowest);
+
+    // A run that stops at that epoch writes the same network.
+    run(&args(&last, &lowest.to_string())).unwrap();
+    assert_eq!(std::fs::read(&best).unwrap(), std::fs::read(&last).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,7 +30,10 @@ fn networks() -> Vec<Network> {
         Network::random_arch(Arch::new(FeatureSet::KingBucket6Threats, 64, 3).unwrap(), 7),
         // A width that is not a multiple of 128 sums rows in tiles of 128
         // and a last one of 64 (`rows::apply_rows`).
-        Network::random_arch(Arch::new(FeatureSet::KingBucket6Threats, 192, 2).unwrap(), 8),
+        Network::random_arch(
+            Arch::new(FeatureSet::KingBucket6Threats, 192, 2).unwrap(),
+            8,
+        ),
     ]
 }
 
