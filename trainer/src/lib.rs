@@ -121,7 +121,8 @@ pub struct Args {
     /// instead of the last one's (its state is also checkpointed, in
     /// OUT.best.ckpt): a net with many inputs can overfit its data, as the
     /// threat inputs did on 8.4 M positions (`notes/2026-11-27-net6-data.md`).
-    /// A resumed run counts only its own epochs.
+    /// A resumed run counts only its own epochs. Refused without validation
+    /// positions (`--val-fraction 0` and no `--val-data`).
     #[arg(long)]
     pub keep_best: bool,
     /// No progress lines on standard error.
@@ -313,6 +314,14 @@ pub fn quantisation_error(
 pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     let config = args.config()?;
     config.check().map_err(TrainError::Config)?;
+    if args.keep_best && args.val_data.is_empty() && config.val_fraction <= 0.0 {
+        // Without validation positions there is no loss to choose by, and
+        // writing the last epoch's net would pass for the best one.
+        return Err(TrainError::Config(
+            "--keep-best needs validation positions: give --val-data or a --val-fraction above 0"
+                .into(),
+        ));
+    }
     let say = |line: String| {
         if !args.quiet {
             eprintln!("{line}");

@@ -665,5 +665,13 @@ fn keep_best_writes_the_epoch_with_the_lowest_validation_loss() {
     // A run that stops at that epoch writes the same network.
     run(&args(&last, &lowest.to_string())).unwrap();
     assert_eq!(std::fs::read(&best).unwrap(), std::fs::read(&last).unwrap());
+
+    // Without validation positions there is nothing to choose by: refused.
+    let mut blind = args(&dir.join("blind.nnue"), "2");
+    blind.keep_best = true;
+    blind.val_fraction = 0.0;
+    let e = run(&blind).unwrap_err().to_string();
+    assert!(e.contains("--keep-best needs validation"), "{e}");
+    assert!(!dir.join("blind.nnue").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
