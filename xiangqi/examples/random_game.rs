@@ -15,25 +15,9 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 use xiangqi::notation::{chinese, wxf};
+use xiangqi::rng::SplitMix64;
 use xiangqi::rules::{self, Outcome};
 use xiangqi::{Board, Color};
-
-/// A small deterministic generator (xorshift64*): no dependency needed.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-    }
-}
 
 /// How many times a position must occur for a repetition to end the game
 /// (3, as in matches; 2 ends it at the first recurrence).
@@ -87,7 +71,7 @@ fn main() -> ExitCode {
 
 /// Play the game from `board` and write it to `out`.
 fn play(board: &mut Board, seed: u64, out: &mut impl Write) -> io::Result<()> {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     writeln!(out, "FEN  {}", board.to_fen())?;
     writeln!(out, "seed {seed}")?;
 
@@ -98,7 +82,7 @@ fn play(board: &mut Board, seed: u64, out: &mut impl Write) -> io::Result<()> {
         }
         // Not over, so there is a legal move.
         let moves = board.legal_moves();
-        let mv = moves.as_slice()[rng.below(moves.len())];
+        let mv = moves.as_slice()[rng.below(moves.len() as u64) as usize];
         let number = match board.side_to_move() {
             Color::Red => format!("{:>3}.", board.fullmove()),
             Color::Black => format!("{:>3}...", board.fullmove()),

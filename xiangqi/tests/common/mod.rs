@@ -33,18 +33,16 @@ pub fn shared_file(rel: &str) -> Option<String> {
     }
 }
 
-/// A small deterministic PRNG (xorshift64*), so random tests repeat exactly.
-pub struct Rng(u64);
+/// The library's deterministic generator with `usize` ranges, so random
+/// tests repeat exactly.
+pub struct Rng(xiangqi::rng::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(xiangqi::rng::SplitMix64::new(seed))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n.max(1) as u64) as usize

@@ -205,9 +205,10 @@ impl JjBook {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
+    /// A book record of `mv` from `board` (shared with the book's other tests).
     pub(crate) fn rec(board: &Board, mv: &str, weight: u16) -> Record {
         Record {
             key: board.key(),

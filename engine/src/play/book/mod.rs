@@ -249,17 +249,8 @@ impl Random {
 
 #[cfg(test)]
 mod tests {
+    use super::jj::tests::rec;
     use super::*;
-
-    fn rec(board: &Board, mv: &str, weight: u16) -> Record {
-        Record {
-            key: board.key(),
-            mv: board.parse_move(mv).unwrap().raw(),
-            weight,
-            score: 0,
-            games: weight,
-        }
-    }
 
     /// Without SQLite (the wasm32 build) an `.obk` is refused, saying why.
     #[cfg(not(feature = "obk"))]
