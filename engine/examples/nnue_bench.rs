@@ -8,13 +8,15 @@
 //! set's network the random network of its piece-square set (same hidden
 //! layers) with all threat weights 0: it evaluates exactly as that one, so
 //! a search with either visits the same nodes and the speeds compare the
-//! cost alone.
+//! cost alone. `--net FILE` times a trained network instead (its shape is
+//! the file's; the arguments are then ignored): a trained net's hidden
+//! layers see mostly zero inputs, which random weights do not show.
 
 use jiangjun_engine::bench::POSITIONS;
 use jiangjun_engine::nnue::features::squares_of;
 use jiangjun_engine::nnue::finny::RefreshCache;
 use jiangjun_engine::nnue::threats::ThreatList;
-use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, evaluate};
+use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, QA, evaluate};
 use std::hint::black_box;
 use std::time::Instant;
 use xiangqi::{Board, Move};
@@ -31,16 +33,37 @@ fn time_ns(iterations: usize, mut f: impl FnMut()) -> f64 {
     t.elapsed().as_nanos() as f64 / iterations as f64
 }
 
-/// The architecture the arguments name (net 2's without any), and the
-/// file to write the random network to, if asked, and whether its threat
-/// rows are to be zero (`--zero-threats`).
-fn arch() -> Result<(Arch, Option<String>, bool), String> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut write = None;
-    if let Some(i) = args.iter().position(|a| a == "--write") {
-        write = Some(args.get(i + 1).ok_or("--write needs a file")?.clone());
-        args.drain(i..i + 2);
+/// The value of `--NAME FILE` among `args`, removed from them.
+fn take_file(args: &mut Vec<String>, name: &str) -> Result<Option<String>, String> {
+    match args.iter().position(|a| a == name) {
+        Some(i) => {
+            let file = args
+                .get(i + 1)
+                .ok_or(format!("{name} needs a file"))?
+                .clone();
+            args.drain(i..i + 2);
+            Ok(Some(file))
+        }
+        None => Ok(None),
     }
+}
+
+/// What the arguments ask for.
+struct Setup {
+    /// The architecture they name (net 2's without any).
+    arch: Arch,
+    /// Where to write the random network, if asked.
+    write: Option<String>,
+    /// Its threat rows are to be zero (`--zero-threats`).
+    zero_threats: bool,
+    /// A trained network to time instead.
+    net: Option<String>,
+}
+
+fn setup() -> Result<Setup, String> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let write = take_file(&mut args, "--write")?;
+    let net = take_file(&mut args, "--net")?;
     let zero = args.iter().position(|a| a == "--zero-threats");
     if let Some(i) = zero {
         args.remove(i);
@@ -57,10 +80,16 @@ fn arch() -> Result<(Arch, Option<String>, bool), String> {
             }
         }
         _ => Err(
-            "arguments: [FEATURES L1 BUCKETS [H1 H2]] [--write FILE] [--zero-threats]".to_string(),
+            "arguments: [FEATURES L1 BUCKETS [H1 H2]] [--write FILE] [--zero-threats] [--net FILE]"
+                .to_string(),
         ),
     }?;
-    Ok((arch, write, zero.is_some()))
+    Ok(Setup {
+        arch,
+        write,
+        zero_threats: zero.is_some(),
+        net,
+    })
 }
 
 /// The random network of `arch`'s piece-square set (with the same hidden
@@ -86,20 +115,27 @@ fn zero_threats(arch: Arch) -> Network {
 }
 
 fn main() {
-    let (arch, write, zero) = match arch() {
+    let setup = match setup() {
         Ok(a) => a,
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(2);
         }
     };
-    println!("{arch}");
-    let net = if zero {
-        zero_threats(arch)
-    } else {
-        Network::random_arch(arch, 1)
+    let net = match &setup.net {
+        Some(path) => match Network::load(path) {
+            Ok(net) => net,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        },
+        None if setup.zero_threats => zero_threats(setup.arch),
+        None => Network::random_arch(setup.arch, 1),
     };
-    if let Some(path) = write {
+    let arch = net.arch();
+    println!("{arch}");
+    if let Some(path) = setup.write {
         if let Err(e) = net.save(&path) {
             eprintln!("{e}");
             std::process::exit(1);
@@ -185,6 +221,31 @@ fn main() {
         total += ThreatList::of(black_box(&squares[k])).as_slice().len();
     });
     black_box(total);
+    if arch.has_hidden() {
+        // The share of the first hidden layer's inputs (pairwise products)
+        // that are not zero, by single inputs and by groups of four.
+        let (mut nonzero, mut groups, mut all) = (0usize, 0usize, 0usize);
+        for (acc, b) in accs.iter().zip(&boards) {
+            for persp in [b.side_to_move(), b.side_to_move().flip()] {
+                let a = acc.values(persp);
+                let half = a.len() / 2;
+                let x: Vec<i32> = (0..half)
+                    .map(|j| {
+                        let c = |v: i16| (v as i32).clamp(0, QA);
+                        (c(a[j]) * c(a[j + half]) + 256) >> 9
+                    })
+                    .collect();
+                nonzero += x.iter().filter(|&&v| v != 0).count();
+                groups += x.chunks(4).filter(|g| g.iter().any(|&v| v != 0)).count();
+                all += half;
+            }
+        }
+        println!(
+            "first hidden layer's inputs not zero: {:.1} % (groups of 4: {:.1} %)",
+            100.0 * nonzero as f64 / all as f64,
+            400.0 * groups as f64 / all as f64
+        );
+    }
     println!("full refresh (both perspectives): {refresh:8.1} ns");
     println!(
         "incremental update, quiet move:   {quiet_ns:8.1} ns  ({} moves)",
