@@ -352,10 +352,13 @@ impl Grad {
         let h = net.hidden(&inp);
         let bucket = net.bucket(&inp);
         let l1 = self.l1;
-        let act = net
-            .arch
-            .has_hidden()
-            .then(|| stack::forward(net, &h, bucket));
+        // An `if`, not `bool::then` with a closure: the closure was not
+        // inlined, so the hidden layers' forward pass ran without AVX2.
+        let act = if net.arch.has_hidden() {
+            Some(stack::forward(net, &h, bucket))
+        } else {
+            None
+        };
         let out = match &act {
             Some(a) => a.out,
             None => net.output(&h, bucket),
@@ -388,8 +391,8 @@ impl Grad {
             self.output_backward(net, &h, bucket, g);
         }
         let (d_us, d_them) = (&self.d_us, &self.d_them);
-        for j in 0..l1 {
-            self.l1_b[j] += d_us[j] + d_them[j];
+        for ((b, &u), &t) in self.l1_b.iter_mut().zip(d_us).zip(d_them) {
+            *b += u + t;
         }
         let (w, t, r) = (&mut self.l1_w, &mut self.touched, &mut self.rows);
         for i in 0..inp.len {
@@ -414,12 +417,14 @@ impl Grad {
                 &w[half * l1..(half + 1) * l1],
                 &mut gw[half * l1..(half + 1) * l1],
             );
-            for j in 0..l1 {
-                let x = a[j];
-                gw[j] += g * screlu(x);
+            // Zipped slices, not indices: with no bounds checks left the
+            // compiler vectorises the loop (indexed, it ran one value at a
+            // time and was a fifth of the training time of a 512-wide net).
+            for (((&x, &w), gw), d) in a[..l1].iter().zip(w).zip(gw.iter_mut()).zip(&mut d[..l1]) {
+                *gw += g * screlu(x);
                 // screlu'(x) = 2x on (0, 1), else 0.
                 let slope = if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
-                d[j] = g * w[j] * slope;
+                *d = g * w * slope;
             }
         }
         self.out_b[bucket] += g;
