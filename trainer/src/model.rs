@@ -110,10 +110,25 @@ impl Inputs {
             Square::from_index_unchecked(0),
         ); MAX_ACTIVE];
         let mut n = 0;
-        for s in 0..SQUARES {
-            let code = (chunk[s / 2] >> (4 * (s % 2))) & 0x0f;
-            if code != 0 && n < MAX_ACTIVE {
-                let i = code as usize - 1;
+        // Sixteen squares (a u64 of nibbles) at a time, visiting only the
+        // occupied ones through a mask of non-zero nibbles: the square by
+        // square loop, a branch per square, was an eighth of the training
+        // time. The pieces still come in square order.
+        for word in 0..SQUARES.div_ceil(16) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&chunk[8 * word..8 * word + 8]);
+            let mut w = u64::from_le_bytes(bytes);
+            let squares = (SQUARES - 16 * word).min(16);
+            if squares < 16 {
+                // The last word runs into the flags and the score.
+                w &= (1u64 << (4 * squares)) - 1;
+            }
+            let mut occupied = (w | w >> 1 | w >> 2 | w >> 3) & 0x1111_1111_1111_1111;
+            while occupied != 0 && n < MAX_ACTIVE {
+                let bit = occupied.trailing_zeros();
+                occupied &= occupied - 1;
+                let s = 16 * word + bit as usize / 4;
+                let i = ((w >> bit) & 0x0f) as usize - 1;
                 let piece = Piece::new(Color::from_index(i / 7), PieceKind::from_index(i % 7));
                 let sq = if mirror {
                     s - s % FILES + (FILES - 1 - s % FILES)
@@ -508,6 +523,39 @@ mod tests {
         assert_eq!(us, expected);
         assert_eq!(a.pieces, 28);
         assert_eq!(a.len > a.pieces, set.has_threats());
+    }
+
+    /// The decoder, which visits only occupied squares a word at a time,
+    /// gives exactly what the record's pieces in square order give (order
+    /// included: it fixes the order of the float sums), mirrored or not,
+    /// on thousands of random positions of either side to move (the last
+    /// word of squares shares its bytes with the side and the score).
+    #[test]
+    fn the_fast_decoder_reads_every_piece_in_square_order() {
+        let mut checked = 0;
+        crate::synth::generate(3000, 7, |rec| {
+            let chunk = rec.pack();
+            for mirror in [false, true] {
+                // The record's pieces in its square order, where the
+                // decoder meets them (mirroring moves each within its rank).
+                let mut pieces = Vec::new();
+                rec.for_each_piece(|p, sq| {
+                    let s = sq.index();
+                    let s = if mirror { s - s % 9 + (8 - s % 9) } else { s };
+                    pieces.push((p, Square::from_index_unchecked(s)));
+                });
+                for set in FeatureSet::ALL {
+                    let fast = Inputs::from_chunk_mirrored(set, &chunk, mirror);
+                    let slow = Inputs::of_pieces(set, rec.side_to_move, &pieces);
+                    assert_eq!(fast.len, slow.len, "{}", rec.to_fen());
+                    assert_eq!(fast.us, slow.us, "{}", rec.to_fen());
+                    assert_eq!(fast.them, slow.them, "{}", rec.to_fen());
+                    assert_eq!(fast.pieces, slow.pieces);
+                }
+            }
+            checked += 1;
+        });
+        assert_eq!(checked, 3000);
     }
 
     /// A record's mirrored inputs are those of the mirrored board.
