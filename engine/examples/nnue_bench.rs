@@ -9,14 +9,14 @@
 //! layers) with all threat weights 0: it evaluates exactly as that one, so
 //! a search with either visits the same nodes and the speeds compare the
 //! cost alone. `--net FILE` times a trained network instead (its shape is
-//! the file's; the arguments are then ignored): a trained net's hidden
-//! layers see mostly zero inputs, which random weights do not show.
+//! the file's; the arguments are then ignored), and says how many of its
+//! hidden layers' inputs are zero, which random weights do not show.
 
 use jiangjun_engine::bench::POSITIONS;
 use jiangjun_engine::nnue::features::squares_of;
 use jiangjun_engine::nnue::finny::RefreshCache;
 use jiangjun_engine::nnue::threats::ThreatList;
-use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, QA, evaluate};
+use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, QA, evaluate, stack};
 use std::hint::black_box;
 use std::time::Instant;
 use xiangqi::{Board, Move};
@@ -232,7 +232,9 @@ fn main() {
                 let x: Vec<i32> = (0..half)
                     .map(|j| {
                         let c = |v: i16| (v as i32).clamp(0, QA);
-                        (c(a[j]) * c(a[j + half]) + 256) >> 9
+                        // The engine's pairwise product (`nnue::stack`).
+                        let shift = stack::PAIR_SHIFT;
+                        (c(a[j]) * c(a[j + half]) + (1 << (shift - 1))) >> shift
                     })
                     .collect();
                 nonzero += x.iter().filter(|&&v| v != 0).count();
