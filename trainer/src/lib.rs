@@ -229,8 +229,21 @@ pub struct Trained {
     pub val: Vec<Chunk>,
 }
 
-/// Positions used to calibrate the quantisation (see [`quantise`]).
-pub const CALIBRATION_POSITIONS: usize = 8192;
+/// Positions used to calibrate the quantisation (see [`quantise`]): half
+/// fit the output layer, half judge the fit. Taken evenly spread over the
+/// training data; its first positions are one shard's first games, which
+/// cover too few positions of each output bucket.
+pub const CALIBRATION_POSITIONS: usize = 65_536;
+
+/// `count` positions at even steps through `data` (all of it if smaller).
+pub fn spread_sample(data: &[Chunk], count: usize) -> Vec<Chunk> {
+    if data.len() <= count {
+        return data.to_vec();
+    }
+    (0..count)
+        .map(|i| data[(i as u64 * data.len() as u64 / count as u64) as usize])
+        .collect()
+}
 
 /// Train on `data` from `state` up to `config.epochs` epochs, calling
 /// `after_epoch` after each (to report, to checkpoint).
@@ -414,8 +427,8 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         ),
         None => (&state.net, String::new()),
     };
-    let calibration = &trained.train[..trained.train.len().min(CALIBRATION_POSITIONS)];
-    let net = quantise::quantise_calibrated(float, calibration);
+    let calibration = spread_sample(&trained.train, CALIBRATION_POSITIONS);
+    let net = quantise::quantise_calibrated(float, &calibration);
     net.save(&args.out)?;
     let check = &val[..val.len().min(1000)];
     let nearest = quantisation_error(float, &float.quantise(), check);
