@@ -18,9 +18,9 @@
 //! is fitted; a bucket's refit is kept only if the other half, which it did
 //! not see, follows the float network more closely with it than with
 //! nearest rounding (a bucket with about as many positions as weights can
-//! otherwise be fitted closely and generalise badly). `c_j(x)` are the engine's own clamped
-//! accumulator values, so the refit also absorbs the first layer's
-//! rounding. Only the output layer and bias change; the first layer is
+//! otherwise be fitted closely and generalise badly). `c_j(x)` are the
+//! engine's own clamped accumulator values, so the refit also absorbs the
+//! first layer's rounding. Only the output layer and bias change; the first layer is
 //! rounded to nearest. A network with hidden layers is rounded to nearest
 //! throughout (its output layer reads the hidden layers, not the
 //! accumulator).
