@@ -55,6 +55,9 @@ fn bad_arguments_are_refused_before_any_game() {
         &["--params", "razor_base,no_such_param"],
         &["--tc", "fast"],
         &["--option", "Hash"],
+        &["--rate-scale", "0"],
+        &["--rate-scale", "NaN"],
+        &["--rate-scale", "-3"],
     ] {
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();
         let (code, out, err) = spsa(&args);
@@ -176,6 +179,15 @@ fn a_tiny_run_goes_end_to_end_and_resumes() {
     let (code, _, err) = run(&[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--resume"), "{err}");
+    // A resumed run keeps its learning rates: another scale is refused.
+    let (code, _, err) = run(&["--resume", "--rate-scale", "10"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rate scale 1"), "{err}");
+    assert!(
+        std::fs::read_to_string(&state)
+            .unwrap()
+            .contains("\nnext 1\n")
+    );
 
     // Resumed: the second iteration, then the write-back.
     let (code, out, err) = run(&["--resume"]);

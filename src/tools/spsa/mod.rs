@@ -69,6 +69,12 @@ pub struct SpsaArgs {
     /// Tune only these parameters (comma-separated); default: all of them.
     #[arg(long, value_delimiter = ',')]
     pub params: Vec<String>,
+    /// Multiply every tuned parameter's learning rate `r_end` by this for
+    /// the run. The table's rates suit runs of tens of thousands of games;
+    /// a run of a few thousand moves its parameters by a fraction of their
+    /// perturbation with them (notes/2026-11-26-spsa-first-run.md).
+    #[arg(long, default_value_t = 1.0, value_name = "F")]
+    pub rate_scale: f64,
     /// An option for both sides, NAME=VALUE (repeatable; after the
     /// runner's own Hash=16 and OwnBook=false, so it can replace them).
     #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -112,6 +118,12 @@ fn prepare(a: &SpsaArgs) -> Result<Run, String> {
     if a.games_per_iteration == 0 || !a.games_per_iteration.is_multiple_of(2) {
         return Err("--games-per-iteration must be even (game pairs) and above 0".into());
     }
+    if !(a.rate_scale.is_finite() && a.rate_scale > 0.0 && a.rate_scale <= 1000.0) {
+        return Err(format!(
+            "--rate-scale {} is not a factor in (0, 1000]",
+            a.rate_scale
+        ));
+    }
     let specs = select(&a.params)?;
     let tc = TimeControl::parse(&a.tc).map_err(|e| e.to_string())?;
     let openings = match &a.openings {
@@ -131,7 +143,16 @@ fn prepare(a: &SpsaArgs) -> Result<Run, String> {
             .ok_or_else(|| format!("--option '{o}' is not NAME=VALUE"))?;
         options.push((name.trim().to_string(), value.trim().to_string()));
     }
-    let gains = specs.iter().map(|s| Gains::new(s, a.iterations)).collect();
+    let gains = specs
+        .iter()
+        .map(|s| {
+            let scaled = ParamSpec {
+                r_end: s.r_end * a.rate_scale,
+                ..*s
+            };
+            Gains::new(&scaled, a.iterations)
+        })
+        .collect();
     Ok(Run {
         specs,
         gains,
@@ -149,6 +170,7 @@ fn initial_state(a: &SpsaArgs, run: &Run) -> Result<State, String> {
         iterations: a.iterations,
         games_per_iteration: a.games_per_iteration,
         tc: a.tc.clone(),
+        rate_scale: a.rate_scale,
         next: 0,
         wins: 0,
         draws: 0,
@@ -176,18 +198,20 @@ fn initial_state(a: &SpsaArgs, run: &Run) -> Result<State, String> {
             fresh.iterations,
             fresh.games_per_iteration,
             &fresh.tc,
-        );
+        )
+        && st.rate_scale == fresh.rate_scale;
     let names = |s: &State| s.theta.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
     if !same || names(&st) != names(&fresh) {
         return Err(format!(
-            "{} is a run with seed {}, {} iterations of {} games at {} over {} parameters: \
-             resume it with the same settings",
+            "{} is a run with seed {}, {} iterations of {} games at {} over {} parameters, \
+             rate scale {}: resume it with the same settings",
             a.state.display(),
             st.seed,
             st.iterations,
             st.games_per_iteration,
             st.tc,
-            st.theta.len()
+            st.theta.len(),
+            st.rate_scale
         ));
     }
     Ok(st)
@@ -340,11 +364,12 @@ fn tune(a: &SpsaArgs) -> Result<ExitCode, (u8, String)> {
     let log = log_path(a);
     if st.next == 0 {
         let header = format!(
-            "# spsa seed {} iterations {} games {} tc {} params {}",
+            "# spsa seed {} iterations {} games {} tc {} rate-scale {} params {}",
             st.seed,
             st.iterations,
             st.games_per_iteration,
             st.tc,
+            st.rate_scale,
             pairs_text(&run.specs, run.specs.iter().map(|s| s.default.to_string()))
         );
         append(&log, &header).map_err(usage)?;

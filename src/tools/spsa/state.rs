@@ -22,6 +22,9 @@ pub struct State {
     pub games_per_iteration: usize,
     /// The time control, as given.
     pub tc: String,
+    /// The factor on every learning rate (`--rate-scale`); a file without
+    /// the line is a run at 1.
+    pub rate_scale: f64,
     /// The iteration to play next (from 0); the run is over at `iterations`.
     pub next: u64,
     /// Wins, draws and losses of the plus side over the iterations played.
@@ -44,6 +47,7 @@ impl State {
         let _ = writeln!(s, "iterations {}", self.iterations);
         let _ = writeln!(s, "games_per_iteration {}", self.games_per_iteration);
         let _ = writeln!(s, "tc {}", self.tc);
+        let _ = writeln!(s, "rate_scale {}", self.rate_scale);
         let _ = writeln!(s, "next {}", self.next);
         let _ = writeln!(s, "wdl {} {} {}", self.wins, self.draws, self.losses);
         for (kind, count) in &self.endings {
@@ -65,6 +69,7 @@ impl State {
             iterations: 0,
             games_per_iteration: 0,
             tc: String::new(),
+            rate_scale: 1.0,
             next: 0,
             wins: 0,
             draws: 0,
@@ -85,6 +90,12 @@ impl State {
                 "iterations" => st.iterations = num(rest)?,
                 "games_per_iteration" => st.games_per_iteration = num(rest)? as usize,
                 "tc" => st.tc = rest.to_string(),
+                "rate_scale" => {
+                    st.rate_scale = rest.parse().map_err(|_| bad())?;
+                    if !(st.rate_scale.is_finite() && st.rate_scale > 0.0) {
+                        return Err(bad());
+                    }
+                }
                 "next" => st.next = num(rest)?,
                 "wdl" => {
                     let v: Vec<u64> = rest.split_whitespace().map(num).collect::<Result<_, _>>()?;
@@ -161,6 +172,7 @@ mod tests {
             iterations: 300,
             games_per_iteration: 4,
             tc: "2+0.02".into(),
+            rate_scale: 10.0,
             next: 17,
             wins: 20,
             draws: 30,
@@ -198,6 +210,8 @@ mod tests {
         assert!(State::parse(&text.replace("next 17\n", "")).is_err());
         assert!(State::parse(&text.replace("201.3372591", "NaN")).is_err());
         assert!(State::parse(&text.replace("wdl 20 30 18", "wdl 20 30")).is_err());
+        assert!(State::parse(&text.replace("rate_scale 10", "rate_scale 0")).is_err());
+        assert!(State::parse(&text.replace("rate_scale 10", "rate_scale x")).is_err());
         assert!(State::parse(&format!("{text}colour blue\n")).is_err());
         assert!(
             State::parse(&text.replace("ending 1 lost on time", "ending x lost on time")).is_err()
@@ -219,6 +233,13 @@ mod tests {
             .collect();
         let loaded = State::parse(&old).expect("an older state file loads");
         assert!(loaded.endings.is_empty());
+        let older: String = old
+            .lines()
+            .filter(|l| !l.starts_with("rate_scale "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let loaded_older = State::parse(&older).expect("a state file without a rate scale loads");
+        assert_eq!(loaded_older.rate_scale, 1.0);
         assert_eq!(loaded.theta, st.theta);
         assert_eq!((loaded.next, loaded.wins), (st.next, st.wins));
     }
