@@ -143,16 +143,7 @@ fn prepare(a: &SpsaArgs) -> Result<Run, String> {
             .ok_or_else(|| format!("--option '{o}' is not NAME=VALUE"))?;
         options.push((name.trim().to_string(), value.trim().to_string()));
     }
-    let gains = specs
-        .iter()
-        .map(|s| {
-            let scaled = ParamSpec {
-                r_end: s.r_end * a.rate_scale,
-                ..*s
-            };
-            Gains::new(&scaled, a.iterations)
-        })
-        .collect();
+    let gains = run_gains(&specs, a.iterations, a.rate_scale);
     Ok(Run {
         specs,
         gains,
@@ -160,6 +151,21 @@ fn prepare(a: &SpsaArgs) -> Result<Run, String> {
         tc,
         options,
     })
+}
+
+/// The gains of each of `specs` over a run of `iterations`, every learning
+/// rate multiplied by `rate_scale` (the perturbations are not).
+fn run_gains(specs: &[ParamSpec], iterations: u64, rate_scale: f64) -> Vec<Gains> {
+    specs
+        .iter()
+        .map(|s| {
+            let scaled = ParamSpec {
+                r_end: s.r_end * rate_scale,
+                ..*s
+            };
+            Gains::new(&scaled, iterations)
+        })
+        .collect()
 }
 
 /// The state to go on from: the saved one when resuming (which must be of
@@ -424,4 +430,22 @@ fn tune(a: &SpsaArgs) -> Result<ExitCode, (u8, String)> {
 /// that is not a tuning build, 1 if a match could not be played.
 pub fn run(a: &SpsaArgs) -> ExitCode {
     tune(a).unwrap_or_else(|(code, e)| fail(code, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_scale_multiplies_the_steps_and_not_the_perturbations() {
+        let plain = run_gains(&PARAMS[..3], 1000, 1.0);
+        let scaled = run_gains(&PARAMS[..3], 1000, 10.0);
+        for (p, s) in plain.iter().zip(&scaled) {
+            for k in [0, 500, 999] {
+                assert_eq!(p.c_k(k), s.c_k(k));
+                let ratio = s.a_k(k) / p.a_k(k);
+                assert!((ratio - 10.0).abs() < 1e-9, "step ratio {ratio} at {k}");
+            }
+        }
+    }
 }
