@@ -1,15 +1,17 @@
 #!/bin/sh
 # Build the wasm package and run the Node test on it, then the page's test
-# in headless Chromium (test/browser.sh; it needs target/release/jiangjun).
+# in headless Chromium (test/browser.sh; it needs the native binary:
+# target/release/jiangjun, or the one JIANGJUN_BIN names).
 # SKIPS (exit 0, with a message) when no wasm toolchain or no Node is
 # installed; see build.sh.
 #
 #   web/test.sh [--install] [NODE TEST ARGS, e.g. --no-bench]
 #
-# --install: with neither rustup's wasm32 target nor Debian's packages,
-# install the packages (rustc-web cargo-web rust-web-src lld, as root or
-# through sudo) first, and let test/browser.sh install Chromium and
-# puppeteer-core; exits 3 if they cannot be installed.
+# --install: without rustup's wasm32 target, add it (rustup target add); if
+# that fails and Debian's packages are missing too, install those (rustc-web
+# cargo-web rust-web-src lld, as root or through sudo) first, and let
+# test/browser.sh install Chromium and puppeteer-core; exits 3 if they cannot
+# be installed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 install=no
@@ -24,6 +26,15 @@ fi
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi
 }
+# rustup's prebuilt std first (seconds to fetch, as scripts/windows-build.sh
+# fetches its target); Debian's packages build std from source, some minutes
+# more on two cores.
+if [ "$install" = yes ] && command -v rustup >/dev/null 2>&1 \
+    && ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    echo "web/test.sh: adding rustup's wasm32-unknown-unknown target" >&2
+    rustup target add wasm32-unknown-unknown >/dev/null 2>&1 \
+        || echo "web/test.sh: rustup could not add the target; trying Debian's packages" >&2
+fi
 if [ "$install" = yes ] \
     && ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
     && ! { [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ] \

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The page's test in a real browser: Debian's headless Chromium driven by
 # puppeteer-core (web/test/browser-test.mjs). Needs web/pkg/jiangjun.wasm
-# (web/build.sh) and target/release/jiangjun (cargo build --release).
+# (web/build.sh) and the native binary: target/release/jiangjun (cargo build
+# --release), or the one JIANGJUN_BIN names.
 #
 #   web/test/browser.sh [--install]
 #
