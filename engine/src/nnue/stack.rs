@@ -39,7 +39,7 @@ use super::accumulator::Accumulator;
 use super::arch::{MAX_HIDDEN, MAX_L1};
 use super::network::Network;
 use super::rows::width;
-use super::{QA, SCALE, simd};
+use super::{QA, SCALE};
 use xiangqi::Color;
 
 /// The hidden activations' 1.0.
@@ -106,7 +106,10 @@ fn affine_crelu<const N: usize, X: Copy + Into<i32>, W: Copy + Into<i32>>(
 fn layer1(x: &[u8], w: &[i8], b: &[i16], out: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if x.len().is_multiple_of(32) && out.len().is_multiple_of(4) && simd::kernel() == "avx2" {
+        if x.len().is_multiple_of(32)
+            && out.len().is_multiple_of(4)
+            && super::simd::kernel() == "avx2"
+        {
             // SAFETY: the CPU supports AVX2 (just checked); the lengths are
             // whole blocks of 32 inputs and 4 outputs, as `layer1_avx2` needs.
             unsafe { layer1_avx2(x, w, b, out) };
