@@ -117,6 +117,13 @@ pub struct Args {
     /// Resume from this checkpoint.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Start from the weights of this engine network (a `.nnue` file, its
+    /// integers divided by their quantisation scales) instead of random
+    /// ones: to go on training a built net on new data. Its architecture
+    /// must be the one the flags ask for; Adam starts afresh and the epochs
+    /// count from 0.
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// Write the network of the epoch with the lowest validation loss
     /// instead of the last one's (its state is also checkpointed, in
     /// OUT.best.ckpt): a net with many inputs can overfit its data, as the
@@ -356,7 +363,18 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
             ));
             s
         }
-        None => TrainState::with_arch(config.arch, config.seed),
+        None => match &args.init {
+            Some(path) => {
+                let net = Network::load(path)?;
+                say(format!(
+                    "starting from the weights of {} ({})",
+                    path.display(),
+                    net.arch()
+                ));
+                TrainState::from_network(&net)
+            }
+            None => TrainState::with_arch(config.arch, config.seed),
+        },
     };
     let ckpt = args.checkpoint.clone().unwrap_or_else(|| {
         let mut p = args.out.clone().into_os_string();
@@ -453,5 +471,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     })
 }
 
+#[cfg(test)]
+mod init_tests;
 #[cfg(test)]
 mod tests;

@@ -36,7 +36,7 @@ use crate::model::{FloatNet, Hidden, screlu};
 use crate::rng::Rng;
 use crate::stack;
 use jiangjun_engine::nnue::simd::dispatch;
-use jiangjun_engine::nnue::{Arch, SCALE};
+use jiangjun_engine::nnue::{Arch, Network, SCALE};
 use rayon::prelude::*;
 use std::time::Instant;
 use xiangqi::rng::{GAMMA, mix64};
@@ -137,6 +137,20 @@ impl TrainState {
     /// A fresh start from random weights, of net 2's architecture.
     pub fn new(seed: u64) -> TrainState {
         TrainState::with_arch(Arch::NET2, seed)
+    }
+
+    /// A start from the weights of an engine network: the float net whose
+    /// nearest rounding is `net` again (`FloatNet::from_network`), Adam's
+    /// moments zero, no step or epoch taken.
+    pub fn from_network(net: &Network) -> TrainState {
+        let arch = net.arch();
+        TrainState {
+            net: FloatNet::from_network(net),
+            m: FloatNet::zeros(arch),
+            v: FloatNet::zeros(arch),
+            step: 0,
+            epoch: 0,
+        }
     }
 
     /// A fresh start from random weights of architecture `arch`.

@@ -1,0 +1,103 @@
+//! `--init`: training that starts from an engine network's weights.
+
+use super::*;
+use clap::Parser;
+use jiangjun_engine::nnue::{Arch, FeatureSet, Network};
+
+/// The dequantised start rounds back to the very network it came from, for
+/// every kind of architecture: training from it starts where the engine is.
+#[test]
+fn the_start_rounds_back_to_the_network_it_came_from() {
+    let archs = [
+        Arch::NET2,
+        Arch::new(FeatureSet::PieceSquare, 1024, 8).unwrap(),
+        Arch::new(FeatureSet::KingBucket6, 128, 4).unwrap(),
+        Arch::new(FeatureSet::PieceSquareThreats, 64, 2).unwrap(),
+        Arch::new(FeatureSet::PieceSquare, 256, 8)
+            .unwrap()
+            .with_hidden(16, 32)
+            .unwrap(),
+    ];
+    for (seed, arch) in archs.into_iter().enumerate() {
+        let net = Network::random_arch(arch, 40 + seed as u64);
+        let state = TrainState::from_network(&net);
+        assert_eq!((state.step, state.epoch), (0, 0));
+        assert_eq!(state.net.arch, arch);
+        assert!(
+            state.net.quantise().to_bytes() == net.to_bytes(),
+            "{arch}: the start does not round back to the network"
+        );
+    }
+}
+
+/// A run from a trained net's weights starts where that net is: after one
+/// epoch its validation loss is below that of one epoch from random
+/// weights, and below the loss the trained net ended with.
+#[test]
+fn the_command_goes_on_from_a_network() {
+    let dir = std::env::temp_dir().join(format!("jj-train-init-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.jjdata");
+    synth::write_file(&data, 4_000, 23).unwrap();
+    let args = |out: &str, epochs: &str| {
+        Args::try_parse_from([
+            "train",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            dir.join(out).to_str().unwrap(),
+            "--epochs",
+            epochs,
+            "--threads",
+            "2",
+            "--batch-size",
+            "200",
+            "--lr",
+            "0.004",
+            "--k",
+            "400",
+            "--hidden",
+            "64",
+            "--val-fraction",
+            "0.2",
+            "--seed",
+            "7",
+            "--quiet",
+        ])
+        .unwrap()
+    };
+    let val_loss = |s: &RunSummary| s.epochs.last().unwrap().val_loss.unwrap();
+    let base = run(&args("base.nnue", "4")).unwrap();
+    let fresh = run(&args("fresh.nnue", "1")).unwrap();
+    let mut more = args("more.nnue", "1");
+    more.init = Some(dir.join("base.nnue"));
+    let from_base = run(&more).unwrap();
+    assert_eq!(from_base.epochs.len(), 1);
+    assert_eq!(
+        checkpoint::load(&dir.join("more.nnue.ckpt")).unwrap().epoch,
+        1
+    );
+    let (b, f, m) = (val_loss(&base), val_loss(&fresh), val_loss(&from_base));
+    eprintln!(
+        "val loss: base after 4 epochs {b:.5}, 1 epoch from random {f:.5}, 1 from base {m:.5}"
+    );
+    assert!(m < f, "from base {m}, from random {f}");
+    assert!(m < b, "from base {m}, base after 4 epochs {b}");
+
+    // A network of another architecture than the flags ask for is refused,
+    // and so is a start from both a network and a checkpoint.
+    let mut wrong = more.clone();
+    wrong.hidden = 128;
+    let e = run(&wrong).unwrap_err().to_string();
+    assert!(e.contains("asked for"), "{e}");
+    let both = Args::try_parse_from([
+        "train", "--data", "d", "--out", "o", "--init", "a.nnue", "--resume", "a.ckpt",
+    ]);
+    assert!(both.is_err());
+    // A file that is not a network is an error naming why.
+    let mut junk = more.clone();
+    junk.init = Some(data.clone());
+    assert!(run(&junk).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
