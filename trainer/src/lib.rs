@@ -391,6 +391,15 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         ));
         validation.get_or_insert_with(Vec::new).extend(chunks);
     }
+    if let (Some(_), Some(val)) = (&args.init, &validation) {
+        // Where the start stands on the same positions the epochs report
+        // on: the figure a run from a built net must improve on.
+        let [l, score, result] =
+            train::mean_losses(&state.net, val, [config.lambda, 1.0, 0.0], config.k);
+        say(format!(
+            "the start's val loss {l:.6} (score {score:.6}, result {result:.6})"
+        ));
+    }
     let total = data.len();
     say(format!(
         "{total} positions, network {}, {} threads, batch {}, lr {}, lambda {}, K {}, seed {}",
