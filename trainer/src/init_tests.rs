@@ -85,6 +85,27 @@ fn the_command_goes_on_from_a_network() {
     assert!(m < f, "from base {m}, from random {f}");
     assert!(m < b, "from base {m}, base after 4 epochs {b}");
 
+    // With validation files, the start's loss is reported: that of the
+    // dequantised network, and one epoch lowers it here.
+    let val = dir.join("v.jjdata");
+    synth::write_file(&val, 800, 29).unwrap();
+    let mut checked = more.clone();
+    checked.val_data = vec![val.clone()];
+    let summary = run(&checked).unwrap();
+    let base_net = model::FloatNet::from_network(&Network::load(dir.join("base.nnue")).unwrap());
+    let expected = train::mean_loss(&base_net, &data::load_chunks(&val).unwrap(), 1.0, 400.0);
+    let start = summary.start_val_loss.unwrap();
+    assert!(
+        (start - expected).abs() <= 1e-9 * expected,
+        "{start} against {expected}"
+    );
+    assert!(
+        val_loss(&summary) < start,
+        "{} after, {start} before",
+        val_loss(&summary)
+    );
+    assert_eq!(run(&args("plain.nnue", "1")).unwrap().start_val_loss, None);
+
     // A network of another architecture than the flags ask for is refused,
     // and so is a start from both a network and a checkpoint.
     let mut wrong = more.clone();

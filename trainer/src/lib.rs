@@ -211,6 +211,9 @@ pub struct RunSummary {
     pub epochs: Vec<EpochReport>,
     /// With `--keep-best`, the epoch whose network was written.
     pub best_epoch: Option<usize>,
+    /// With `--init` and `--val-data`, the starting network's validation
+    /// loss (before any step).
+    pub start_val_loss: Option<f64>,
     pub train_positions: usize,
     pub val_positions: usize,
     /// |engine − float| evaluation over (up to 1000) validation positions,
@@ -391,14 +394,16 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         ));
         validation.get_or_insert_with(Vec::new).extend(chunks);
     }
+    // With --init, where the start stands on the same positions the epochs
+    // report on: the figure a run from a built net must improve on.
+    let mut start_val_loss = None;
     if let (Some(_), Some(val)) = (&args.init, &validation) {
-        // Where the start stands on the same positions the epochs report
-        // on: the figure a run from a built net must improve on.
         let [l, score, result] =
             train::mean_losses(&state.net, val, [config.lambda, 1.0, 0.0], config.k);
         say(format!(
             "the start's val loss {l:.6} (score {score:.6}, result {result:.6})"
         ));
+        start_val_loss = Some(l);
     }
     let total = data.len();
     say(format!(
@@ -474,6 +479,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     Ok(RunSummary {
         epochs: reports,
         best_epoch: best.map(|(_, epoch, _)| epoch),
+        start_val_loss,
         train_positions: trained.train.len(),
         val_positions: val.len(),
         quantisation_error: err,

@@ -143,9 +143,14 @@ impl TrainState {
     /// nearest rounding is `net` again (`FloatNet::from_network`), Adam's
     /// moments zero, no step or epoch taken.
     pub fn from_network(net: &Network) -> TrainState {
-        let arch = net.arch();
+        TrainState::starting_at(FloatNet::from_network(net))
+    }
+
+    /// No step taken yet from `net`: Adam's moments zero.
+    fn starting_at(net: FloatNet) -> TrainState {
+        let arch = net.arch;
         TrainState {
-            net: FloatNet::from_network(net),
+            net,
             m: FloatNet::zeros(arch),
             v: FloatNet::zeros(arch),
             step: 0,
@@ -155,13 +160,10 @@ impl TrainState {
 
     /// A fresh start from random weights of architecture `arch`.
     pub fn with_arch(arch: Arch, seed: u64) -> TrainState {
-        TrainState {
-            net: FloatNet::random(arch, &mut Rng::new(seed ^ 0x1417_2a5e_ed00_0001)),
-            m: FloatNet::zeros(arch),
-            v: FloatNet::zeros(arch),
-            step: 0,
-            epoch: 0,
-        }
+        TrainState::starting_at(FloatNet::random(
+            arch,
+            &mut Rng::new(seed ^ 0x1417_2a5e_ed00_0001),
+        ))
     }
 }
 
