@@ -117,10 +117,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use xiangqi::Color;
 
-/// The network file built into the binary: `engine/nets/jiangjun-6.nnue`,
+/// The network file built into the binary: `engine/nets/jiangjun-7.nnue`,
 /// described in `engine/nets/README.md`; its provenance (data, seeds, node
 /// budget, trainer command and commit, matches) is in
-/// `notes/2026-11-28-net6.md`.
+/// `notes/2026-11-29-net7.md`.
 ///
 /// This is the one place that embeds a net: every `Engine` starts with it
 /// (the bench node count is the net's, pinned in
@@ -132,7 +132,7 @@ use xiangqi::Color;
 /// net, at first) stays. The tools' `--evalfile` (`bench`, `datagen`) read
 /// the same values and default to this net too. `None` here would make the
 /// hand-made evaluation the default again.
-pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-6.nnue"));
+pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-7.nnue"));
 
 /// The network engines start with: the embedded one, read once and shared,
 /// or `None` (the hand-made evaluation) when none is embedded.
@@ -372,7 +372,7 @@ mod tests {
         }
     }
 
-    /// The embedded network is one this engine reads, of net 6's shape.
+    /// The embedded network is one this engine reads, of net 7's shape.
     #[test]
     fn the_default_network_is_the_embedded_one() {
         match EMBEDDED_NETWORK {
@@ -380,9 +380,10 @@ mod tests {
             Some(bytes) => {
                 let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(*default_network().unwrap(), net);
-                // Net 6: piece-square inputs, 1024 units, 8 output buckets.
-                let net6 = Arch::new(features::FeatureSet::PieceSquare, 1024, 8).unwrap();
-                assert_eq!(net.arch(), net6);
+                // Net 7 (net 6's shape): piece-square inputs, 1024 units,
+                // 8 output buckets.
+                let net7 = Arch::new(features::FeatureSet::PieceSquare, 1024, 8).unwrap();
+                assert_eq!(net.arch(), net7);
             }
         }
     }
