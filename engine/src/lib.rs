@@ -27,6 +27,7 @@ pub mod bench;
 mod controller;
 pub mod eval;
 mod files;
+mod large_pages;
 pub mod nnue;
 mod now;
 pub mod play;

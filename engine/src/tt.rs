@@ -8,6 +8,7 @@
 
 use xiangqi::types::Move;
 
+use crate::large_pages::{LargeBuf, Zeroable};
 use crate::score::{MAX_PLY, SCORE_TB_WIN_MIN, Score, is_loss, is_win};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -59,6 +60,10 @@ struct Bucket {
     slots: [Slot; BUCKET],
 }
 
+// SAFETY: a bucket is atomic integers only; all zero is the empty bucket
+// (`Bucket::default()`).
+unsafe impl Zeroable for Bucket {}
+
 // data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2, pv 1, age 5
 fn pack(mv: Move, score: Score, eval: Score, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
     (mv.raw() as u64)
@@ -91,7 +96,7 @@ fn unpack(d: u64) -> (TtEntry, u8) {
 }
 
 pub(crate) struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: LargeBuf<Bucket>,
     age: AtomicU8,
 }
 
@@ -112,11 +117,7 @@ impl TranspositionTable {
             ));
         }
         let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(n)
-            .map_err(|e| format!("cannot allocate {mb} MB: {e}"))?;
-        buckets.resize_with(n, Bucket::default);
+        let buckets = LargeBuf::zeroed(n).ok_or_else(|| format!("cannot allocate {mb} MB"))?;
         Ok(TranspositionTable {
             buckets,
             age: AtomicU8::new(0),
@@ -124,7 +125,7 @@ impl TranspositionTable {
     }
 
     pub(crate) fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for s in &b.slots {
                 s.check.store(0, Ordering::Relaxed);
                 s.data.store(0, Ordering::Relaxed);

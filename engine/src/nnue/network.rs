@@ -42,6 +42,7 @@ use super::features::FeatureSet;
 use super::stack::MAX_HIDDEN_WEIGHT;
 use super::threats::MAX_THREAT_WEIGHT;
 use super::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
+use crate::large_pages::LargeBuf;
 use std::path::Path;
 use xiangqi::rng::{GAMMA, SplitMix64};
 
@@ -53,7 +54,8 @@ pub(super) use super::arch::{HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN};
 pub struct Network {
     arch: Arch,
     /// `inputs × L1`, feature-major.
-    l1_weights: Box<[i16]>,
+    /// In huge pages where possible: evaluation reads rows of it at random.
+    l1_weights: LargeBuf<i16>,
     l1_bias: Box<[i16]>,
     /// Hidden layers 1 and 2 (empty without): weights `buckets × H1 × L1`
     /// and `buckets × H2 × H1`, output-major; biases `buckets × H`.
@@ -189,7 +191,7 @@ impl Network {
         };
         Ok(Network {
             arch,
-            l1_weights: blocks[0].into(),
+            l1_weights: LargeBuf::from_slice(blocks[0]),
             l1_bias: blocks[1].into(),
             hidden1_i8: hidden_weights[0].iter().map(|&w| w as i8).collect(),
             hidden_weights,
