@@ -1,5 +1,5 @@
-//! Memory for the tables a search reads all over — the transposition table
-//! and the network's first layer — in 2 MB pages where the system gives them
+//! Memory for the tables a search reads all over — the transposition table,
+//! the network's first layer and the continuation history — in 2 MB pages where the system gives them
 //! (Linux's transparent huge pages, asked for with `madvise`), and in ordinary
 //! allocations everywhere else.
 //!
@@ -79,15 +79,20 @@ impl<T: Zeroable> LargeBuf<T> {
         })
     }
 
+    /// `len` zeroed elements; like `vec!`, aborts if the memory cannot be had.
+    pub(crate) fn zeros(len: usize) -> LargeBuf<T> {
+        LargeBuf::zeroed(len).unwrap_or_else(|| {
+            let layout = Layout::array::<T>(len).unwrap_or(Layout::new::<T>());
+            std::alloc::handle_alloc_error(layout)
+        })
+    }
+
     /// A copy of `values`; like `Box::from`, aborts if the memory cannot be had.
     pub(crate) fn from_slice(values: &[T]) -> LargeBuf<T>
     where
         T: Copy,
     {
-        let Some(mut buf) = LargeBuf::zeroed(values.len()) else {
-            let layout = Layout::array::<T>(values.len()).unwrap_or(Layout::new::<T>());
-            std::alloc::handle_alloc_error(layout)
-        };
+        let mut buf = LargeBuf::zeros(values.len());
         buf.copy_from_slice(values);
         buf
     }

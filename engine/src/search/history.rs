@@ -5,6 +5,7 @@
 //! updated with a gravity formula that keeps values bounded and lets old
 //! information fade.
 
+use crate::large_pages::LargeBuf;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move, Piece, SQUARES};
 
@@ -23,8 +24,9 @@ pub(crate) fn piece_to(piece: Piece, to: usize) -> usize {
 pub(crate) struct Histories {
     butterfly: Vec<i16>,
     capture: Vec<i16>,
-    /// `continuation[prev * CONT_SIZE + cur]` where prev and cur are (piece, to) indices.
-    continuation: Vec<i16>,
+    /// `continuation[prev * CONT_SIZE + cur]` where prev and cur are (piece, to) indices;
+    /// 3 MB read at random, so in huge pages where possible.
+    continuation: LargeBuf<i16>,
     counter: Vec<Move>,
 }
 
@@ -59,7 +61,7 @@ impl Histories {
         Histories {
             butterfly: vec![0; 2 * SQUARES * SQUARES],
             capture: vec![0; PIECES * SQUARES * 7],
-            continuation: vec![0; CONT_SIZE * CONT_SIZE],
+            continuation: LargeBuf::zeros(CONT_SIZE * CONT_SIZE),
             counter: vec![Move::NONE; CONT_SIZE],
         }
     }
