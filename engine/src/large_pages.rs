@@ -1,13 +1,13 @@
 //! Memory for the tables a search reads all over — the transposition table,
-//! the network's first layer and the continuation history — in 2 MB pages where the system gives them
-//! (Linux's transparent huge pages, asked for with `madvise`), and in ordinary
-//! allocations everywhere else.
+//! the network's first layer and the continuation history — in 2 MB pages
+//! where the system gives them (Linux's transparent huge pages, asked for
+//! with `madvise`), and in ordinary allocations everywhere else.
 //!
 //! Why: a search walks these tables at random, one or two reads per 4 KB page,
 //! so with 4 KB pages nearly every read also walks the page tables. On a
 //! virtual machine whose memory has sat untouched while the opponent thought,
 //! that walk is far from free: the first read of each cold 4 KB page after
-//! one second idle cost about 20 µs on the machine of
+//! one second idle cost about 16 µs on the machine of
 //! `notes/2026-11-29-huge-pages.md`, which turned a 5 ms move into a depth-1
 //! search; in 2 MB pages the same table came back at once.
 
@@ -174,9 +174,14 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn large_tables_are_aligned_to_a_huge_page() {
-        let b = LargeBuf::<i16>::zeroed(MIN_HUGE_BYTES).expect("memory");
+        // 1.5 MB of i16: rounded up to one whole huge page, aligned to it.
+        let b = LargeBuf::<i16>::zeroed(MIN_HUGE_BYTES * 3 / 4).expect("memory");
         assert_eq!(b.as_ptr() as usize % HUGE_PAGE, 0);
+        assert_eq!(b.layout.size(), HUGE_PAGE);
+        assert_eq!(b.layout.align(), HUGE_PAGE);
+        // Under the threshold: exactly its own size, its type's alignment.
         let small = LargeBuf::<i16>::zeroed(100).expect("memory");
-        assert_eq!(small.len(), 100);
+        assert_eq!(small.layout.size(), 200);
+        assert_eq!(small.layout.align(), align_of::<i16>());
     }
 }
