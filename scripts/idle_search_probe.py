@@ -3,9 +3,10 @@
 
 In a game the engine waits while the opponent thinks, then searches for a
 few milliseconds. If the machine makes memory that sat untouched slow to
-touch again (a virtual machine's nested page walks, other tenants' use of
-the caches), a 5 ms search can end at depth 1. This plays one side of a
-scripted game: before each move it sleeps GAP seconds, then sends
+touch again (on a virtual machine, most likely its nested page walks), a
+5 ms search can end at depth 1. The engine plays a game against itself from
+the start position; before each of one side's moves it sleeps GAP seconds,
+then sends
 `go wtime MS btime MS winc INC binc INC` and reports the depth reached, the
 wall time from `go` to `bestmove`, and the page faults the engine took.
 
@@ -22,9 +23,6 @@ import subprocess
 import sys
 import time
 
-# A quiet opening line the engine answers move by move (its own replies are
-# taken from its bestmove; these are the other side's moves, tried in order
-# and skipped when illegal or taken).
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 
