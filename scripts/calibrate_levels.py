@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_OPENINGS = os.path.join(ROOT, "..", "shared", "data", "openings", "openings.epd")
 
 
 def paths(root: str) -> Tuple[str, str]:
@@ -171,7 +172,7 @@ def run_match(jj: str, m: Match, args: argparse.Namespace) -> Optional[Result]:
     cmd = [jj, "match", "--engine", m.first, "--engine", m.second, "--games", str(m.games),
            "--tc", m.tc, "--concurrency", str(args.concurrency), "--pgn", pgn, "--resume",
            "--quiet"]
-    if args.openings and os.path.exists(args.openings):
+    if args.openings:
         cmd[2:2] = ["--openings", args.openings]
     if args.dry_run:
         print(" ".join(shlex.quote(c) for c in cmd))
@@ -576,8 +577,8 @@ def main() -> int:
     p.add_argument("command", choices=["calibrate", "write", "verify"])
     p.add_argument("--jj", default=os.path.join(ROOT, "target", "release", "jiangjun"))
     p.add_argument("--fsf", default="/usr/games/fairy-stockfish")
-    p.add_argument("--openings",
-                   default=os.path.join(ROOT, "..", "shared", "data", "openings", "openings.epd"))
+    p.add_argument("--openings", help="the matches' openings (default: %s if it exists, "
+                   "else none, said on stderr; given and missing: an error)" % DEFAULT_OPENINGS)
     p.add_argument("--out", default="calibration", help="PGNs and summaries (resumable)")
     p.add_argument("--games", type=int, default=200, help="games a match (even)")
     p.add_argument("--tc", help="time control (default: the ladder's, 10+0.1)")
@@ -601,6 +602,14 @@ def main() -> int:
     p.add_argument("--tiny", action="store_true",
                    help="4 games a match at nodes=2000, results into --out only")
     args = p.parse_args()
+    if args.openings is None:
+        if os.path.exists(DEFAULT_OPENINGS):
+            args.openings = DEFAULT_OPENINGS
+        else:
+            log(f"no openings: {DEFAULT_OPENINGS} is missing; every game starts "
+                "from the start position")
+    elif not os.path.exists(args.openings):
+        p.error(f"--openings {args.openings}: no such file")
     return {"calibrate": calibrate, "write": rewrite, "verify": verify}[args.command](args)
 
 
