@@ -60,6 +60,13 @@ class Engine:
         self.p.wait(timeout=10)
 
 
+def search(e, played, clock_ms, inc_ms):
+    """Search the game so far on the clock given; the engine's output lines."""
+    e.send(" ".join(["position fen", START, "moves", *played]))
+    e.send(f"go wtime {clock_ms} btime {clock_ms} winc {inc_ms} binc {inc_ms}")
+    return e.until("bestmove")
+
+
 def probe(path, gap, moves, clock_ms, inc_ms):
     e = Engine(path)
     played = []
@@ -67,10 +74,8 @@ def probe(path, gap, moves, clock_ms, inc_ms):
     for _ in range(moves):
         time.sleep(gap)
         before = e.faults()
-        e.send(f"position fen {START} moves {' '.join(played)}".rstrip())
         start = time.perf_counter()
-        e.send(f"go wtime {clock_ms} btime {clock_ms} winc {inc_ms} binc {inc_ms}")
-        lines = e.until("bestmove")
+        lines = search(e, played, clock_ms, inc_ms)
         walls.append((time.perf_counter() - start) * 1000)
         majors.append(e.faults()[1] - before[1])
         info = [l.split() for l in lines if l.startswith("info depth")]
@@ -81,9 +86,7 @@ def probe(path, gap, moves, clock_ms, inc_ms):
         played.append(best)
         # The reply: the engine's own choice for the other side, searched
         # without a pause, so that only our side's searches follow a gap.
-        e.send(f"position fen {START} moves {' '.join(played)}")
-        e.send(f"go wtime {clock_ms} btime {clock_ms} winc {inc_ms} binc {inc_ms}")
-        reply = e.until("bestmove")[-1].split()[1]
+        reply = search(e, played, clock_ms, inc_ms)[-1].split()[1]
         if reply in ("(none)", "0000"):
             break
         played.append(reply)
