@@ -177,6 +177,12 @@ def run_match(jj: str, m: Match, args: argparse.Namespace) -> Optional[Result]:
     if args.dry_run:
         print(" ".join(shlex.quote(c) for c in cmd))
         return None
+    done = parse_summary(txt)
+    if done and done.games >= m.games:
+        # Finished: its summary stands. Resuming it would play nothing but
+        # rewrite the summary with a wall time of 0 s, losing the real one.
+        log(f"match {m.tag}: finished ({done.games} games), kept")
+        return done
     log(f"match {m.tag}: {m.games} games at {m.tc}")
     with open(txt, "w") as out, open(os.path.join(args.out, m.tag + ".err"), "w") as err:
         rc = subprocess.run(cmd, stdout=out, stderr=err).returncode

@@ -5,7 +5,7 @@
 
 use jiangjun_engine::bench::{DEFAULT_DEPTH, run_bench};
 
-const BENCH_NODES: u64 = 2_694_304;
+const BENCH_NODES: u64 = 2_643_374;
 
 #[test]
 fn bench_node_count_is_pinned() {

@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { ROOT, loadAverage, start, treeCpuSeconds } from './browser-lib.mjs';
 
 const RUNS = Number(process.argv[2] ?? 3);
-const BENCH_NODES = 2694304;
+const BENCH_NODES = 2643374;
 
 function sizes() {
   const files = [

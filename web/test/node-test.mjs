@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import Jiangjun, { JiangjunRules, loadModule } from '../pkg/jiangjun.mjs';
 
-const BENCH_NODES = 2694304;
+const BENCH_NODES = 2643374;
 const FEN = 'r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1';
 
 if (!existsSync(new URL('../pkg/jiangjun.wasm', import.meta.url))) {

@@ -58,9 +58,9 @@ impl Worker<'_> {
     ) -> Score {
         if depth <= 0 {
             return if N::PV {
-                self.qsearch::<true>(alpha, beta, ply)
+                self.qsearch::<true>(alpha, beta, ply, false)
             } else {
-                self.qsearch::<false>(alpha, beta, ply)
+                self.qsearch::<false>(alpha, beta, ply, false)
             };
         }
         if N::ROOT {
@@ -151,7 +151,9 @@ impl Worker<'_> {
                 && eval + p.razor_base + p.razor_mult * depth < alpha
                 && self.prune_static
             {
-                let v = self.qsearch::<false>(alpha, alpha + 1, ply);
+                // Quiet checks too: a mating attack is mostly quiet checks,
+                // and it is far below alpha until the mate.
+                let v = self.qsearch::<false>(alpha, alpha + 1, ply, true);
                 if v <= alpha {
                     return v;
                 }

@@ -16,6 +16,7 @@ impl Worker<'_> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        quiet_checks: bool,
     ) -> Score {
         self.pv_len[ply] = 0;
         self.count_node();
@@ -84,7 +85,7 @@ impl Worker<'_> {
                 }
             }
             self.board.make_move(m);
-            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
             self.board.unmake_move();
             if self.stopped {
                 return 0;
@@ -105,6 +106,35 @@ impl Worker<'_> {
         }
         if in_check && legal == 0 {
             return mated_in(ply);
+        }
+        // Asked for (razoring's entry), the quiet checks after the captures.
+        if quiet_checks && !in_check && best < beta && !self.stopped {
+            let mut list = xiangqi::board::MoveList::new();
+            self.board.gen_quiets(&mut list);
+            for m in list.iter() {
+                if !self.board.is_legal_with(m, &pins) || !self.board.gives_check(m) {
+                    continue;
+                }
+                self.board.make_move(m);
+                let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+                self.board.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        best_move = m;
+                        if PV {
+                            self.update_pv(ply, m);
+                        }
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
         }
         let bound = if self.rule_hits != hits_at_entry {
             Bound::None
