@@ -84,24 +84,10 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            self.board.make_move(m);
-            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
-            self.board.unmake_move();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = m;
-                    if PV {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                }
+            match self.qsearch_child::<PV>(m, beta, ply, &mut alpha, &mut best, &mut best_move) {
+                Child::Stopped => return 0,
+                Child::Cutoff => break,
+                Child::Searched => {}
             }
         }
         if in_check && legal == 0 {
@@ -115,24 +101,11 @@ impl Worker<'_> {
                 if !self.board.is_legal_with(m, &pins) || !self.board.gives_check(m) {
                     continue;
                 }
-                self.board.make_move(m);
-                let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
-                self.board.unmake_move();
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        best_move = m;
-                        if PV {
-                            self.update_pv(ply, m);
-                        }
-                        if score >= beta {
-                            break;
-                        }
-                    }
+                match self.qsearch_child::<PV>(m, beta, ply, &mut alpha, &mut best, &mut best_move)
+                {
+                    Child::Stopped => return 0,
+                    Child::Cutoff => break,
+                    Child::Searched => {}
                 }
             }
         }
@@ -149,4 +122,47 @@ impl Worker<'_> {
             .store(key, ply, best_move, best, eval, 0, bound, false);
         best
     }
+    /// Searches `m` one ply deeper and folds its score into the node's
+    /// `best`, `alpha` and `best_move` (and the PV): one step shared by the
+    /// captures and by razoring's quiet checks.
+    fn qsearch_child<const PV: bool>(
+        &mut self,
+        m: Move,
+        beta: Score,
+        ply: usize,
+        alpha: &mut Score,
+        best: &mut Score,
+        best_move: &mut Move,
+    ) -> Child {
+        self.board.make_move(m);
+        let score = -self.qsearch::<PV>(-beta, -*alpha, ply + 1, false);
+        self.board.unmake_move();
+        if self.stopped {
+            return Child::Stopped;
+        }
+        if score > *best {
+            *best = score;
+            if score > *alpha {
+                *alpha = score;
+                *best_move = m;
+                if PV {
+                    self.update_pv(ply, m);
+                }
+                if score >= beta {
+                    return Child::Cutoff;
+                }
+            }
+        }
+        Child::Searched
+    }
+}
+
+/// What one child's search left its quiescence node to do.
+enum Child {
+    /// The search was stopped: the node returns at once.
+    Stopped,
+    /// A beta cutoff: no more moves.
+    Cutoff,
+    /// Go on with the next move.
+    Searched,
 }
