@@ -39,7 +39,7 @@ const RECORD: usize = 16;
 pub const MAX_FILE_LEN: u64 = (HEADER + (1 << 24) * RECORD) as u64;
 
 /// The default book, built into the binary so that it needs no file.
-pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../../../book/jiangjun.book");
+pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../../book/jiangjun.book");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Record {
