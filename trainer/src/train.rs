@@ -371,7 +371,7 @@ impl Grad {
         // An `if`, not `bool::then` with a closure: the closure was not
         // inlined, so the hidden layers' forward pass ran without AVX2.
         let act = if net.arch.has_hidden() {
-            Some(stack::forward(net, &h, bucket))
+            Some(stack::forward(&net.stack(), &h.us, &h.them, bucket))
         } else {
             None
         };
@@ -394,8 +394,8 @@ impl Grad {
                 out_b: &mut self.out_b,
             };
             stack::backward(
-                net,
-                &h,
+                &net.stack(),
+                (&h.us, &h.them),
                 bucket,
                 &act,
                 g,
