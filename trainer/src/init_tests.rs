@@ -122,3 +122,79 @@ fn the_command_goes_on_from_a_network() {
     assert!(run(&junk).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--grow-from`: with `--epochs 0` the grown network is written as
+/// `nnue::grow` makes it, without data; with data, training starts from
+/// it exactly where the old net stands (the same validation loss as a
+/// start from the old net itself) and goes down from there.
+#[test]
+fn growing_starts_where_the_old_network_is() {
+    let dir = std::env::temp_dir().join(format!("jj-train-grow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = Network::random_arch(Arch::new(FeatureSet::PieceSquare, 64, 2).unwrap(), 5);
+    let old_path = dir.join("old.nnue");
+    old.save(&old_path).unwrap();
+    let out = dir.join("grown.nnue");
+    let untrained = Args::try_parse_from([
+        "train",
+        "--grow-from",
+        old_path.to_str().unwrap(),
+        "--features",
+        "kingbucket9",
+        "--epochs",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ])
+    .unwrap();
+    let summary = run(&untrained).unwrap();
+    assert!(summary.epochs.is_empty());
+    let to = Arch::new(FeatureSet::KingBucket9, 64, 2).unwrap();
+    let grown = jiangjun_engine::nnue::grow(&old, to).unwrap();
+    assert_eq!(Network::load(&out).unwrap(), grown);
+    // Data is needed to train, and the shape is the old net's.
+    let mut no_data = untrained.clone();
+    no_data.epochs = 1;
+    assert!(run(&no_data).unwrap_err().to_string().contains("--data"));
+    let shaped = Args::try_parse_from([
+        "train",
+        "--grow-from",
+        "a.nnue",
+        "--out",
+        "o",
+        "--hidden",
+        "128",
+    ]);
+    assert!(shaped.is_err());
+
+    let data = dir.join("d.jjdata");
+    synth::write_file(&data, 3_000, 31).unwrap();
+    let val = dir.join("v.jjdata");
+    synth::write_file(&val, 600, 37).unwrap();
+    let mut trained = untrained.clone();
+    trained.epochs = 1;
+    trained.data = vec![data.clone()];
+    trained.val_data = vec![val.clone()];
+    trained.threads = Some(2);
+    trained.batch_size = 200;
+    let from_grown = run(&trained).unwrap();
+    assert_eq!(Network::load(&out).unwrap().arch(), to);
+    let mut init = trained.clone();
+    init.grow_from = None;
+    init.init = Some(old_path.clone());
+    init.features = FeatureSet::PieceSquare;
+    init.hidden = 64;
+    init.output_buckets = 2;
+    init.out = dir.join("init.nnue");
+    let from_old = run(&init).unwrap();
+    let (g, o) = (
+        from_grown.start_val_loss.unwrap(),
+        from_old.start_val_loss.unwrap(),
+    );
+    assert_eq!(g, o, "grown start {g}, old start {o}");
+    let after = from_grown.epochs.last().unwrap().val_loss.unwrap();
+    assert!(after < g, "{after} after one epoch, {g} before");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -265,6 +265,14 @@ pub enum NnueError {
         path: String,
         source: std::io::Error,
     },
+    /// A network that cannot be grown exactly into the shape asked for
+    /// (`grow`).
+    #[error("cannot grow {from} into {to} exactly: {why}")]
+    Growth {
+        from: String,
+        to: String,
+        why: String,
+    },
     /// `<built-in>` asked for in a binary built without a network.
     #[error("no network is built into this binary (give a network file)")]
     NoneBuiltIn,

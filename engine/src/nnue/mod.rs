@@ -101,13 +101,15 @@
 // `threats` (the attack list, a leaf), `features` (every feature set's
 // declaration: ids, input counts, king buckets, index functions), `quant`
 // (the quantisation constants), `arch` (a network's shape), `network` (its
-// weights and file), `finny` (the refresh cache), `stack` and `output`
-// (the layers after the accumulator), `accumulator` (the first layer,
-// kept incrementally, and the evaluation through the others).
+// weights and file), `grow` (a network into a richer shape), `finny` (the
+// refresh cache), `stack` and `output` (the layers after the accumulator),
+// `accumulator` (the first layer, kept incrementally, and the evaluation
+// through the others).
 mod accumulator;
 mod arch;
 pub mod features;
 pub mod finny;
+mod grow;
 mod network;
 mod output;
 mod quant;
@@ -119,6 +121,7 @@ pub mod threats;
 pub use accumulator::{Accumulator, AccumulatorStack, evaluate};
 pub use arch::{Arch, NnueError};
 pub use features::{FEATURES, FeatureSet, feature_index, output_bucket};
+pub use grow::grow;
 pub use network::{Network, fnv1a64};
 pub use quant::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 
