@@ -289,7 +289,10 @@ fn the_circle_check_finds_a_circle() {
     for (name, text) in [
         ("mod.rs", "mod a;\nmod b;\nmod c;\nmod d;\n"),
         ("a.rs", "use super::{b::B, c};\npub struct A;\n"),
-        ("b.rs", "pub struct B;\nfn f() -> crate::m::a::A { todo!() }\n"),
+        (
+            "b.rs",
+            "pub struct B;\nfn f() -> crate::m::a::A { todo!() }\n",
+        ),
         ("c.rs", "use super::d::D; // super::a\n"),
         (
             "d.rs",

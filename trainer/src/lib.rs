@@ -146,8 +146,10 @@ pub struct Args {
     pub quiet: bool,
     /// Input features: `psq` (1260 piece-square inputs, net 2's),
     /// `kingbucket6` (the same per bucket of the own king's palace square,
-    /// 7560 inputs), or either with threat inputs (`psq+threats`, 18900;
-    /// `kingbucket6+threats`, 25200: "piece X attacks piece Y on square s").
+    /// 7560 inputs), either with threat inputs (`psq+threats`, 18900;
+    /// `kingbucket6+threats`, 25200: "piece X attacks piece Y on square s"),
+    /// or `kingbucket9` (the 1260 per palace square of the own king, the
+    /// f-file ones mirrored, 11340: what a `psq` net grows into exactly).
     #[arg(long, default_value = "psq", value_parser = parse_features)]
     pub features: FeatureSet,
     /// Accumulator units per perspective (L1): a multiple of 64, 64..=2048.

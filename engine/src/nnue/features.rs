@@ -572,6 +572,57 @@ mod tests {
         assert!(seen.iter().all(|&x| x));
     }
 
+    /// `kingbucket9`: a bucket per palace square, each always mirrored
+    /// (the f file) or never, the same for Red and Black; every input in
+    /// range and reached.
+    #[test]
+    fn nine_king_buckets_are_each_mirrored_or_not() {
+        let set = FeatureSet::KingBucket9;
+        assert_eq!(set.inputs(), 11340);
+        let mut seen = vec![false; set.inputs()];
+        for (i, name) in ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]
+            .into_iter()
+            .enumerate()
+        {
+            let sq = Square::parse(name).unwrap();
+            let v = set.view(Color::Red, sq);
+            assert_eq!((v.bucket(), v.mirrored()), (i, i % 3 == 2), "{name}");
+            let black_sq = Square::from_index_unchecked(sq.index() % 9 + 9 * (9 - sq.index() / 9));
+            assert_eq!(set.view(Color::Black, black_sq), v, "{name}");
+            for c in Color::BOTH {
+                for k in PieceKind::ALL {
+                    for s in 0..SQUARES {
+                        let piece = Piece::new(c, k);
+                        let f = set.index(Color::Red, v, piece, Square::from_index_unchecked(s));
+                        assert!(!seen[f], "feature {f} twice");
+                        seen[f] = true;
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&x| x));
+        // Kings off the palace (not legal) stay in range.
+        assert_eq!(
+            set.view(Color::Red, Square::parse("a9").unwrap()).bucket(),
+            6
+        );
+        assert_eq!(
+            set.view(Color::Red, Square::parse("i0").unwrap()).bucket(),
+            2
+        );
+    }
+
+    /// Each set's declaration is its own row, and ids and names are unique.
+    #[test]
+    fn declarations_are_in_the_variants_order() {
+        for (i, d) in FeatureSet::DECLARED.iter().enumerate() {
+            assert_eq!(d.set as usize, i);
+            assert_eq!(FeatureSet::from_id(d.id), Some(d.set));
+            assert_eq!(FeatureSet::from_name(d.name), Some(d.set));
+        }
+        assert_eq!(FeatureSet::max_inputs(), 25200);
+    }
+
     /// A king on the f file sees the mirror image of the position with
     /// the king on the d file.
     #[test]
