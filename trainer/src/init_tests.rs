@@ -196,5 +196,44 @@ fn growing_starts_where_the_old_network_is() {
     assert_eq!(g, o, "grown start {g}, old start {o}");
     let after = from_grown.epochs.last().unwrap().val_loss.unwrap();
     assert!(after < g, "{after} after one epoch, {g} before");
+
+    // Tied, each d-file row and its f-file twin learn alike: the difference
+    // the growth gave them stays; untied, it moves.
+    let start = TrainState::from_network(&grown).net;
+    let drift = |state: &TrainState| {
+        let (set, l1, w0, w) = (to.features, 64, &start.l1_w, &state.net.l1_w);
+        let mut most = 0.0f32;
+        for f in 0..set.piece_inputs() {
+            if let Some(t) = set.mirror_twin(f) {
+                for j in 0..l1 {
+                    let before = w0[f * l1 + j] - w0[t * l1 + j];
+                    let after = w[f * l1 + j] - w[t * l1 + j];
+                    most = most.max((after - before).abs());
+                }
+            }
+        }
+        most
+    };
+    let ckpt = |a: &Args| {
+        let mut p = a.out.clone().into_os_string();
+        p.push(".ckpt");
+        checkpoint::load(std::path::Path::new(&p)).unwrap()
+    };
+    let untied = drift(&ckpt(&trained));
+    let mut tied = trained.clone();
+    tied.tie_mirrored = true;
+    tied.out = dir.join("tied.nnue");
+    run(&tied).unwrap();
+    let tied = drift(&ckpt(&tied));
+    eprintln!("twin rows' drift: tied {tied}, untied {untied}");
+    assert!(tied < 1e-5 && untied > 1e-3, "tied {tied}, untied {untied}");
+    let mut no_twins = init.clone();
+    no_twins.tie_mirrored = true;
+    assert!(
+        run(&no_twins)
+            .unwrap_err()
+            .to_string()
+            .contains("kingbucket9")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

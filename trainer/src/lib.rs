@@ -112,6 +112,12 @@ pub struct Args {
     /// about half of the epochs).
     #[arg(long)]
     pub mirror: bool,
+    /// Tie each d-file king bucket of `kingbucket9` to its f-file twin
+    /// (which sees the board mirrored): both rows take the sum of their
+    /// gradients, so they learn as one shared bucket would, and a grown
+    /// net keeps the difference it was grown with.
+    #[arg(long)]
+    pub tie_mirrored: bool,
     /// Checkpoint written after every epoch (default: OUT.ckpt).
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
@@ -212,6 +218,7 @@ impl Args {
                 0.0
             },
             mirror: self.mirror,
+            tie_mirrored: self.tie_mirrored,
         })
     }
 }

@@ -310,6 +310,22 @@ impl FeatureSet {
         self.declaration().kings
     }
 
+    /// The input that reads the mirror image of what `input` reads, in the
+    /// other bucket of the same rank (`kingbucket9`: a d-file bucket's
+    /// piece-square input and the f-file bucket's with the same offset,
+    /// which sees the board mirrored; the trainer can tie the two). `None`
+    /// for an e-file bucket, a threat input, or another layout.
+    pub const fn mirror_twin(self, input: usize) -> Option<usize> {
+        if !matches!(self.kings(), KingLayout::Nine) || input >= self.piece_inputs() {
+            return None;
+        }
+        match input / FEATURES % 3 {
+            0 => Some(input + 2 * FEATURES),
+            2 => Some(input - 2 * FEATURES),
+            _ => None,
+        }
+    }
+
     /// The view of `perspective` when its own king stands on `king`. A king
     /// outside the palace (not a legal position) counts as on its nearest
     /// palace square, so that no input is ever out of range.
@@ -601,6 +617,19 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&x| x));
+        // A d-file input's twin is the f-file input of the mirror image.
+        let (d1, f1) = (Square::parse("d1").unwrap(), Square::parse("f1").unwrap());
+        let horse = Piece::new(Color::Black, PieceKind::Horse);
+        for s in 0..SQUARES {
+            let sq = Square::from_index_unchecked(s);
+            let mirrored = Square::from_index_unchecked(mirror_square(s));
+            let d = set.index(Color::Red, set.view(Color::Red, d1), horse, sq);
+            let f = set.index(Color::Red, set.view(Color::Red, f1), horse, mirrored);
+            assert_eq!(set.mirror_twin(d), Some(f));
+            assert_eq!(set.mirror_twin(f), Some(d));
+        }
+        assert_eq!(set.mirror_twin(FEATURES + 5), None);
+        assert_eq!(FeatureSet::KingBucket6.mirror_twin(5), None);
         // Kings off the palace (not legal) stay in range.
         assert_eq!(
             set.view(Color::Red, Square::parse("a9").unwrap()).bucket(),
