@@ -4,7 +4,8 @@ a module above it (its parent, or the parent's parent, up to the crate root),
 where the item is defined, not merely re-exported from below. A module file
 naming its children (`mod x;`, `pub use x::Y`) points down and is not listed;
 siblings and other crates are not listed either. Test modules (`mod tests`,
-inline or in a file of that name) are left out.
+inline or in a file of that name, or `x_tests.rs` beside its module `x`)
+are left out.
 
     scripts/import_arrows.py protocol/src                 # a crate
     scripts/import_arrows.py engine/src search            # one module of a crate
@@ -63,7 +64,7 @@ def modules(src):
             rel = os.path.relpath(os.path.join(dirpath, f), src)[:-3].split(os.sep)
             if rel[-1] in ("mod", "lib", "main"):
                 rel = rel[:-1]
-            if rel and rel[-1] == "tests":
+            if rel and (rel[-1] == "tests" or rel[-1].endswith("_tests")):
                 continue
             mods[tuple(rel)] = os.path.join(dirpath, f)
     return mods

@@ -142,3 +142,181 @@ fn the_engine_has_a_narrow_door() {
     assert_eq!(public, ["bench", "eval", "nnue", "play", "tb"], "{lib}");
     assert!(lib.contains("#![warn(unreachable_pub)]"), "{lib}");
 }
+
+// ---------------------------------------------------------------------------
+// No circles among the modules of one directory: the NNUE's layers
+// (`engine/src/nnue`: threats, features, quant, arch, network, grow, finny,
+// stack, output, accumulator) and the trainer's modules (`trainer/src`).
+// A circle there once joined eight files, and `import_arrows.py` sees only
+// imports that run up to a parent, not round between siblings.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A module file's code without line comments and without its test
+/// modules (cut at the first `#[cfg(test)]` that opens a module).
+fn code_without_tests(text: &str) -> String {
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut cut = code.len();
+    for (at, _) in code.match_indices("#[cfg(test)]") {
+        let rest = code[at + "#[cfg(test)]".len()..].trim_start();
+        let rest = rest.strip_prefix("pub(crate) ").unwrap_or(rest);
+        if rest.starts_with("mod ") || rest.starts_with("#[path") {
+            cut = at;
+            break;
+        }
+    }
+    code[..cut].to_string()
+}
+
+/// The names a path prefix such as `super::` leads to in `code`:
+/// `super::a::X` gives `a`, `super::{a, b::Y}` gives `a` and `b`.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut names = BTreeSet::new();
+    for (at, _) in code.match_indices(prefix) {
+        // `self::super::` or `x_super::` is not the prefix.
+        if code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let rest = &code[at + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let (mut depth, mut part) = (0, String::new());
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        names.insert(ident(&part));
+                        part.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                part.push(c);
+            }
+            names.insert(ident(&part));
+        } else {
+            names.insert(ident(rest));
+        }
+    }
+    names
+}
+
+/// For each module file directly in `dir` (not the parent's `mod.rs` or
+/// `lib.rs`, not `tests.rs` or `x_tests.rs`), the sibling modules it names
+/// through `prefixes` (`super::`, and `crate::PATH::` for the directory's
+/// module path).
+fn sibling_imports(dir: &Path, prefixes: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).expect("the directory is readable") {
+        let path = entry.expect("a directory entry").path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let is_module = path.extension().is_some_and(|e| e == "rs")
+            && !["mod", "lib", "main", "tests"].contains(&stem)
+            && !stem.ends_with("_tests");
+        if is_module {
+            let text = std::fs::read_to_string(&path).expect("a readable module file");
+            files.insert(stem.to_string(), code_without_tests(&text));
+        }
+    }
+    let modules: BTreeSet<String> = files.keys().cloned().collect();
+    files
+        .iter()
+        .map(|(name, code)| {
+            let named = prefixes
+                .iter()
+                .flat_map(|p| names_after(code, p))
+                .filter(|n| modules.contains(n) && n != name)
+                .collect();
+            (name.clone(), named)
+        })
+        .collect()
+}
+
+/// The modules that reach themselves again through their imports.
+fn modules_in_circles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<String> {
+    let reaches = |from: &str, to: &str| {
+        let (mut seen, mut todo) = (BTreeSet::new(), vec![from.to_string()]);
+        while let Some(m) = todo.pop() {
+            for next in graph.get(&m).into_iter().flatten() {
+                if next == to {
+                    return true;
+                }
+                if seen.insert(next.clone()) {
+                    todo.push(next.clone());
+                }
+            }
+        }
+        false
+    };
+    graph.keys().filter(|m| reaches(m, m)).cloned().collect()
+}
+
+#[test]
+fn no_circles_in_the_nnue_or_the_trainer() {
+    for (dir, prefixes) in [
+        ("engine/src/nnue", &["super::", "crate::nnue::"][..]),
+        ("trainer/src", &["super::", "crate::"][..]),
+    ] {
+        let graph = sibling_imports(&Path::new(ROOT).join(dir), prefixes);
+        assert!(graph.len() > 5, "{dir}: {graph:?}");
+        let circles = modules_in_circles(&graph);
+        assert!(
+            circles.is_empty(),
+            "{dir}: modules in import circles: {circles:?}\nimports: {graph:#?}"
+        );
+    }
+}
+
+/// The check finds a circle when there is one (`a` and `b` naming each
+/// other), and not a one-way import or a test module's.
+#[test]
+fn the_circle_check_finds_a_circle() {
+    let dir = std::env::temp_dir().join(format!("jiangjun-circles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (name, text) in [
+        ("mod.rs", "mod a;\nmod b;\nmod c;\nmod d;\n"),
+        ("a.rs", "use super::{b::B, c};\npub struct A;\n"),
+        (
+            "b.rs",
+            "pub struct B;\nfn f() -> crate::m::a::A { todo!() }\n",
+        ),
+        ("c.rs", "use super::d::D; // super::a\n"),
+        (
+            "d.rs",
+            "pub struct D;\n#[cfg(test)]\nmod tests {\n    use super::super::c;\n    use crate::m::c::C;\n}\n",
+        ),
+    ] {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+    let graph = sibling_imports(&dir, &["super::", "crate::m::"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(graph["a"], ["b", "c"].map(String::from).into());
+    let circles = modules_in_circles(&graph);
+    assert_eq!(circles, ["a", "b"].map(String::from).into(), "{graph:?}");
+}
+
+/// No import runs back up to `nnue/mod.rs` (or higher) from its layers.
+#[test]
+fn no_import_runs_back_up_in_the_nnue() {
+    let Some(report) = arrows(&["engine/src", "nnue"]) else {
+        eprintln!("SKIPPED: python3 is needed for scripts/import_arrows.py");
+        return;
+    };
+    assert!(
+        report.trim_end().ends_with("0 arrow(s) back up (0 names)"),
+        "imports running back up in engine/src/nnue:\n{report}"
+    );
+}

@@ -122,3 +122,118 @@ fn the_command_goes_on_from_a_network() {
     assert!(run(&junk).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--grow-from`: with `--epochs 0` the grown network is written as
+/// `nnue::grow` makes it, without data; with data, training starts from
+/// it exactly where the old net stands (the same validation loss as a
+/// start from the old net itself) and goes down from there.
+#[test]
+fn growing_starts_where_the_old_network_is() {
+    let dir = std::env::temp_dir().join(format!("jj-train-grow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = Network::random_arch(Arch::new(FeatureSet::PieceSquare, 64, 2).unwrap(), 5);
+    let old_path = dir.join("old.nnue");
+    old.save(&old_path).unwrap();
+    let out = dir.join("grown.nnue");
+    let untrained = Args::try_parse_from([
+        "train",
+        "--grow-from",
+        old_path.to_str().unwrap(),
+        "--features",
+        "kingbucket9",
+        "--epochs",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ])
+    .unwrap();
+    let summary = run(&untrained).unwrap();
+    assert!(summary.epochs.is_empty());
+    let to = Arch::new(FeatureSet::KingBucket9, 64, 2).unwrap();
+    let grown = jiangjun_engine::nnue::grow(&old, to).unwrap();
+    assert_eq!(Network::load(&out).unwrap(), grown);
+    // Data is needed to train, and the shape is the old net's.
+    let mut no_data = untrained.clone();
+    no_data.epochs = 1;
+    assert!(run(&no_data).unwrap_err().to_string().contains("--data"));
+    let shaped = Args::try_parse_from([
+        "train",
+        "--grow-from",
+        "a.nnue",
+        "--out",
+        "o",
+        "--hidden",
+        "128",
+    ]);
+    assert!(shaped.is_err());
+
+    let data = dir.join("d.jjdata");
+    synth::write_file(&data, 3_000, 31).unwrap();
+    let val = dir.join("v.jjdata");
+    synth::write_file(&val, 600, 37).unwrap();
+    let mut trained = untrained.clone();
+    trained.epochs = 1;
+    trained.data = vec![data.clone()];
+    trained.val_data = vec![val.clone()];
+    trained.threads = Some(2);
+    trained.batch_size = 200;
+    let from_grown = run(&trained).unwrap();
+    assert_eq!(Network::load(&out).unwrap().arch(), to);
+    let mut init = trained.clone();
+    init.grow_from = None;
+    init.init = Some(old_path.clone());
+    init.features = FeatureSet::PieceSquare;
+    init.hidden = 64;
+    init.output_buckets = 2;
+    init.out = dir.join("init.nnue");
+    let from_old = run(&init).unwrap();
+    let (g, o) = (
+        from_grown.start_val_loss.unwrap(),
+        from_old.start_val_loss.unwrap(),
+    );
+    assert_eq!(g, o, "grown start {g}, old start {o}");
+    let after = from_grown.epochs.last().unwrap().val_loss.unwrap();
+    assert!(after < g, "{after} after one epoch, {g} before");
+
+    // Tied, each d-file row and its f-file twin learn alike: the difference
+    // the growth gave them stays; untied, it moves.
+    let start = TrainState::from_network(&grown).net;
+    let drift = |state: &TrainState| {
+        let (set, l1, w0, w) = (to.features, 64, &start.l1_w, &state.net.l1_w);
+        let mut most = 0.0f32;
+        for f in 0..set.piece_inputs() {
+            if let Some(t) = set.mirror_twin(f) {
+                for j in 0..l1 {
+                    let before = w0[f * l1 + j] - w0[t * l1 + j];
+                    let after = w[f * l1 + j] - w[t * l1 + j];
+                    most = most.max((after - before).abs());
+                }
+            }
+        }
+        most
+    };
+    let ckpt = |a: &Args| {
+        let mut p = a.out.clone().into_os_string();
+        p.push(".ckpt");
+        checkpoint::load(std::path::Path::new(&p)).unwrap()
+    };
+    let untied = drift(&ckpt(&trained));
+    let mut tied = trained.clone();
+    tied.tie_mirrored = true;
+    tied.out = dir.join("tied.nnue");
+    run(&tied).unwrap();
+    let tied = drift(&ckpt(&tied));
+    eprintln!("twin rows' drift: tied {tied}, untied {untied}");
+    assert!(tied < 1e-5 && untied > 1e-3, "tied {tied}, untied {untied}");
+    let mut no_twins = init.clone();
+    no_twins.tie_mirrored = true;
+    assert!(
+        run(&no_twins)
+            .unwrap_err()
+            .to_string()
+            .contains("kingbucket9")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

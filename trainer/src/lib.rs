@@ -67,8 +67,9 @@ pub enum TrainError {
 #[derive(clap::Parser, Clone, Debug)]
 #[command(about = "Train the Jiangjun NNUE on JJDATA files and write the engine's network file")]
 pub struct Args {
-    /// Training data files (JJDATA); several are read as one set.
-    #[arg(long, required = true, num_args = 1..)]
+    /// Training data files (JJDATA); several are read as one set. Not
+    /// needed to grow a net without training (`--grow-from` with `--epochs 0`).
+    #[arg(long, required_unless_present = "grow_from", num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// Where to write the quantised network.
     #[arg(long)]
@@ -111,6 +112,12 @@ pub struct Args {
     /// about half of the epochs).
     #[arg(long)]
     pub mirror: bool,
+    /// Tie each d-file king bucket of `kingbucket9` to its f-file twin
+    /// (which sees the board mirrored): both rows take the sum of their
+    /// gradients, so they learn as one shared bucket would, and a grown
+    /// net keeps the difference it was grown with.
+    #[arg(long)]
+    pub tie_mirrored: bool,
     /// Checkpoint written after every epoch (default: OUT.ckpt).
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
@@ -124,6 +131,14 @@ pub struct Args {
     /// count from 0.
     #[arg(long, conflicts_with = "resume")]
     pub init: Option<PathBuf>,
+    /// Start from this engine network grown into the feature set of
+    /// `--features` (the accumulator width, output buckets and hidden
+    /// layers stay the network's): before any step the grown net evaluates
+    /// every position exactly as this one (`nnue::grow`; `psq` grows into
+    /// `kingbucket9` or `psq+threats`, not into `kingbucket6`). With
+    /// `--epochs 0` the grown net is written as it is, without data.
+    #[arg(long, conflicts_with_all = ["resume", "init", "hidden", "output_buckets", "hidden_layers"])]
+    pub grow_from: Option<PathBuf>,
     /// Write the network of the epoch with the lowest validation loss
     /// instead of the last one's (its state is also checkpointed, in
     /// OUT.best.ckpt): a net with many inputs can overfit its data, as the
@@ -137,8 +152,10 @@ pub struct Args {
     pub quiet: bool,
     /// Input features: `psq` (1260 piece-square inputs, net 2's),
     /// `kingbucket6` (the same per bucket of the own king's palace square,
-    /// 7560 inputs), or either with threat inputs (`psq+threats`, 18900;
-    /// `kingbucket6+threats`, 25200: "piece X attacks piece Y on square s").
+    /// 7560 inputs), either with threat inputs (`psq+threats`, 18900;
+    /// `kingbucket6+threats`, 25200: "piece X attacks piece Y on square s"),
+    /// or `kingbucket9` (the 1260 per palace square of the own king, the
+    /// f-file ones mirrored, 11340: what a `psq` net grows into exactly).
     #[arg(long, default_value = "psq", value_parser = parse_features)]
     pub features: FeatureSet,
     /// Accumulator units per perspective (L1): a multiple of 64, 64..=2048.
@@ -201,6 +218,7 @@ impl Args {
                 0.0
             },
             mirror: self.mirror,
+            tie_mirrored: self.tie_mirrored,
         })
     }
 }
@@ -356,8 +374,52 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         say(format!("{}: {} positions", path.display(), chunks.len()));
         data.extend(chunks);
     }
-    let state = match &args.resume {
+    let mut config = config;
+    let grown = match &args.grow_from {
         Some(path) => {
+            let old = Network::load(path)?;
+            let to = Arch {
+                features: args.features,
+                ..old.arch()
+            };
+            let net = jiangjun_engine::nnue::grow(&old, to)?;
+            say(format!(
+                "grew {} ({}) into {}",
+                path.display(),
+                old.arch(),
+                net.arch()
+            ));
+            config.arch = net.arch();
+            Some(net)
+        }
+        None => None,
+    };
+    if let Some(net) = &grown
+        && config.epochs == 0
+    {
+        // Written as grown, not through the float model and back: the
+        // integers are exactly the old net's evaluation.
+        net.save(&args.out)?;
+        say(format!(
+            "wrote {} ({}), untrained",
+            args.out.display(),
+            net.arch()
+        ));
+        return Ok(RunSummary {
+            epochs: Vec::new(),
+            best_epoch: None,
+            start_val_loss: None,
+            train_positions: 0,
+            val_positions: 0,
+            quantisation_error: QuantisationError::default(),
+        });
+    }
+    if args.data.is_empty() {
+        return Err(TrainError::Config("no --data to train on".into()));
+    }
+    let state = match (&grown, &args.resume) {
+        (Some(net), _) => TrainState::from_network(net),
+        (None, Some(path)) => {
             let s = checkpoint::load(path)?;
             say(format!(
                 "resuming {} after epoch {}",
@@ -366,7 +428,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
             ));
             s
         }
-        None => match &args.init {
+        (None, None) => match &args.init {
             Some(path) => {
                 let net = Network::load(path)?;
                 say(format!(
@@ -394,10 +456,11 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         ));
         validation.get_or_insert_with(Vec::new).extend(chunks);
     }
-    // With --init, where the start stands on the same positions the epochs
-    // report on: the figure a run from a built net must improve on.
+    // With --init or --grow-from, where the start stands on the same
+    // positions the epochs report on: the figure a run from a built net
+    // must improve on.
     let mut start_val_loss = None;
-    if let (Some(_), Some(val)) = (&args.init, &validation) {
+    if let (true, Some(val)) = (args.init.is_some() || grown.is_some(), &validation) {
         let [l, score, result] =
             train::mean_losses(&state.net, val, [config.lambda, 1.0, 0.0], config.k);
         say(format!(

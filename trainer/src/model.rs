@@ -259,6 +259,21 @@ impl FloatNet {
         inp.bucket(self.arch.output_buckets)
     }
 
+    /// The hidden layers' weights, for [`stack`]'s passes.
+    #[inline(always)]
+    pub fn stack(&self) -> stack::StackParams<'_> {
+        stack::StackParams {
+            l1: self.l1(),
+            hidden: self.arch.hidden,
+            h1_w: &self.h1_w,
+            h1_b: &self.h1_b,
+            h2_w: &self.h2_w,
+            h2_b: &self.h2_b,
+            out_w: &self.out_w,
+            out_b: &self.out_b,
+        }
+    }
+
     /// The first layer: biases plus the rows of the active features.
     #[inline(always)]
     pub fn hidden(&self, inp: &Inputs) -> Hidden {
@@ -299,7 +314,7 @@ impl FloatNet {
     #[inline(always)]
     pub fn output(&self, h: &Hidden, bucket: usize) -> f32 {
         if self.arch.has_hidden() {
-            return stack::forward(self, h, bucket).out;
+            return stack::forward(&self.stack(), &h.us, &h.them, bucket).out;
         }
         let l1 = self.l1();
         let w = &self.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];

@@ -10,12 +10,11 @@
 //! ```
 //!
 //! Weights are output-major (`W1[bucket]` is `H1` rows of `L1`), as in the
-//! network file. Quantisation ([`crate::model::FloatNet::quantise`]):
+//! network file. Quantisation (`FloatNet::quantise` in `model`):
 //! `W → round(64 · W)` (int8), `b → round(127 · 64 · b)`,
 //! `Wo, bo → round(QO · ·)`; the clipping limits keep every value in
 //! range ([`HIDDEN_W_LIMIT`] and the others).
 
-use crate::model::{FloatNet, Hidden};
 use jiangjun_engine::nnue::stack::{MAX_HIDDEN_WEIGHT, QACT, QH, QO};
 
 /// Largest hidden weight: quantises to at most 127 (int8).
@@ -78,32 +77,52 @@ fn affine(x: &[f32], w: &[f32], b: &[f32]) -> Vec<f32> {
     out
 }
 
-/// Bucket `bucket`'s slices of the hidden blocks: (W1, b1, W2, b2, Wo, bo).
-#[inline(always)]
-pub fn layers(net: &FloatNet, bucket: usize) -> [&[f32]; 6] {
-    let (l1, [h1, h2]) = (net.l1(), net.arch.hidden);
-    [
-        &net.h1_w[bucket * h1 * l1..(bucket + 1) * h1 * l1],
-        &net.h1_b[bucket * h1..(bucket + 1) * h1],
-        &net.h2_w[bucket * h2 * h1..(bucket + 1) * h2 * h1],
-        &net.h2_b[bucket * h2..(bucket + 1) * h2],
-        &net.out_w[bucket * h2..(bucket + 1) * h2],
-        &net.out_b[bucket..bucket + 1],
-    ]
+/// The hidden layers' weights of a float network (`FloatNet::stack` in
+/// `model`), borrowed: the model owns them, this module only reads them,
+/// so it needs nothing of the model's and imports nothing from it.
+#[derive(Clone, Copy)]
+pub struct StackParams<'a> {
+    /// Accumulator units per perspective.
+    pub l1: usize,
+    /// `[H1, H2]`.
+    pub hidden: [usize; 2],
+    pub h1_w: &'a [f32],
+    pub h1_b: &'a [f32],
+    pub h2_w: &'a [f32],
+    pub h2_b: &'a [f32],
+    pub out_w: &'a [f32],
+    pub out_b: &'a [f32],
 }
 
-/// The forward pass from the accumulator's values.
+impl<'a> StackParams<'a> {
+    /// Bucket `bucket`'s slices of the hidden blocks: (W1, b1, W2, b2, Wo, bo).
+    #[inline(always)]
+    pub fn layers(&self, bucket: usize) -> [&'a [f32]; 6] {
+        let (l1, [h1, h2]) = (self.l1, self.hidden);
+        [
+            &self.h1_w[bucket * h1 * l1..(bucket + 1) * h1 * l1],
+            &self.h1_b[bucket * h1..(bucket + 1) * h1],
+            &self.h2_w[bucket * h2 * h1..(bucket + 1) * h2 * h1],
+            &self.h2_b[bucket * h2..(bucket + 1) * h2],
+            &self.out_w[bucket * h2..(bucket + 1) * h2],
+            &self.out_b[bucket..bucket + 1],
+        ]
+    }
+}
+
+/// The forward pass from the accumulator's values `us` (the side to
+/// move's) and `them`.
 #[inline(always)]
-pub fn forward(net: &FloatNet, h: &Hidden, bucket: usize) -> Activations {
-    let half = net.l1() / 2;
+pub fn forward(net: &StackParams, us: &[f32], them: &[f32], bucket: usize) -> Activations {
+    let half = net.l1 / 2;
     let mut x = vec![0.0f32; 2 * half];
-    for (x, a) in x.chunks_exact_mut(half).zip([&h.us, &h.them]) {
+    for (x, a) in x.chunks_exact_mut(half).zip([us, them]) {
         let (lo, hi) = a[..2 * half].split_at(half);
         for ((x, &lo), &hi) in x.iter_mut().zip(lo).zip(hi) {
             *x = clip01(lo) * clip01(hi);
         }
     }
-    let [w1, b1, w2, b2, wo, bo] = layers(net, bucket);
+    let [w1, b1, w2, b2, wo, bo] = net.layers(bucket);
     let z1 = affine(&x, w1, b1);
     let y1: Vec<f32> = z1.iter().map(|&z| clip01(z)).collect();
     let z2 = affine(&y1, w2, b2);
@@ -135,8 +154,8 @@ pub struct StackGrad<'a> {
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub fn backward(
-    net: &FloatNet,
-    h: &Hidden,
+    net: &StackParams,
+    (us, them): (&[f32], &[f32]),
     bucket: usize,
     act: &Activations,
     g: f32,
@@ -144,8 +163,8 @@ pub fn backward(
     d_us: &mut [f32],
     d_them: &mut [f32],
 ) {
-    let (l1, [h1, h2]) = (net.l1(), net.arch.hidden);
-    let [w1, _, w2, _, wo, _] = layers(net, bucket);
+    let (l1, [h1, h2]) = (net.l1, net.hidden);
+    let [w1, _, w2, _, wo, _] = net.layers(bucket);
     let gw1 = &mut grad.h1_w[bucket * h1 * l1..(bucket + 1) * h1 * l1];
     let gb1 = &mut grad.h1_b[bucket * h1..(bucket + 1) * h1];
     let gw2 = &mut grad.h2_w[bucket * h2 * h1..(bucket + 1) * h2 * h1];
@@ -185,7 +204,7 @@ pub fn backward(
         }
     }
     let half = l1 / 2;
-    for (k, (a, d)) in [(&h.us, d_us), (&h.them, d_them)].into_iter().enumerate() {
+    for (k, (a, d)) in [(us, d_us), (them, d_them)].into_iter().enumerate() {
         let dx = &dx[k * half..(k + 1) * half];
         let (lo, hi) = a[..l1].split_at(half);
         let (d_lo, d_hi) = d[..l1].split_at_mut(half);

@@ -63,6 +63,12 @@ pub struct TrainConfig {
     /// Train on the left-right mirror image of each position in about
     /// half of the epochs (a fresh seeded choice per position and epoch).
     pub mirror: bool,
+    /// Give each first-layer row of a d-file king bucket and its f-file
+    /// twin (`kingbucket9`, `FeatureSet::mirror_twin`) the sum of both
+    /// gradients, so that they learn alike, as one shared bucket would,
+    /// and keep the difference they started with (a net grown from one
+    /// without buckets keeps evaluating exactly where it was exact).
+    pub tie_mirrored: bool,
     /// The network's architecture (a resumed state must have it).
     pub arch: Arch,
 }
@@ -80,6 +86,7 @@ impl Default for TrainConfig {
             seed: 1,
             val_fraction: 0.05,
             mirror: false,
+            tie_mirrored: false,
             arch: Arch::NET2,
         }
     }
@@ -90,6 +97,12 @@ impl TrainConfig {
     pub fn check(&self) -> Result<(), String> {
         if self.batch_size == 0 {
             return Err("the batch size must be at least 1".into());
+        }
+        if self.tie_mirrored && self.arch.features.mirror_twin(0).is_none() {
+            return Err(format!(
+                "--tie-mirrored needs king buckets with mirrored twins (kingbucket9), not {}",
+                self.arch.features
+            ));
         }
         if self.threads == 0 {
             return Err("at least one thread is needed".into());
@@ -371,7 +384,7 @@ impl Grad {
         // An `if`, not `bool::then` with a closure: the closure was not
         // inlined, so the hidden layers' forward pass ran without AVX2.
         let act = if net.arch.has_hidden() {
-            Some(stack::forward(net, &h, bucket))
+            Some(stack::forward(&net.stack(), &h.us, &h.them, bucket))
         } else {
             None
         };
@@ -394,8 +407,8 @@ impl Grad {
                 out_b: &mut self.out_b,
             };
             stack::backward(
-                net,
-                &h,
+                &net.stack(),
+                (&h.us, &h.them),
                 bucket,
                 &act,
                 g,
@@ -517,6 +530,7 @@ impl Trainer {
         let scale = 1.0 / n as f32;
         let grads = &self.grads;
         let loss: f64 = grads.iter().map(|g| g.loss).sum();
+        let tie = self.config.tie_mirrored;
 
         // Dense layers: sum in part order, average, step.
         let st = &mut self.state;
@@ -560,9 +574,15 @@ impl Trainer {
             .map(|f| st.net.row_limit(f))
             .collect();
         let mut touched = vec![false; st.net.arch.inputs()];
+        // With tied buckets, a row's step also takes its twin's gradient.
+        let set = st.net.arch.features;
+        let twin = |f: usize| if tie { set.mirror_twin(f) } else { None };
         for grad in grads {
             for &f in &grad.rows {
                 touched[f as usize] = true;
+                if let Some(t) = twin(f as usize) {
+                    touched[t] = true;
+                }
             }
         }
         st.net
@@ -574,9 +594,11 @@ impl Trainer {
             .filter(|(f, _)| touched[*f])
             .for_each(|(f, ((w, m), v))| {
                 let mut g = vec![0.0f32; l1];
-                for grad in grads.iter().filter(|gr| gr.touched[f]) {
-                    for (a, &b) in g.iter_mut().zip(&grad.l1_w[f * l1..(f + 1) * l1]) {
-                        *a += b;
+                for r in std::iter::once(f).chain(twin(f)) {
+                    for grad in grads.iter().filter(|gr| gr.touched[r]) {
+                        for (a, &b) in g.iter_mut().zip(&grad.l1_w[r * l1..(r + 1) * l1]) {
+                            *a += b;
+                        }
                     }
                 }
                 g.iter_mut().for_each(|x| *x *= scale);

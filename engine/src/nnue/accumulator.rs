@@ -32,11 +32,12 @@
 //! more for any other width.
 
 use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
-use super::finny::{RefreshCache, Squares};
+use super::finny::RefreshCache;
 use super::network::Network;
+use super::output;
 use super::rows::{MAX_ROWS, apply_rows, by_width, width};
-use super::threats::{self, ThreatList};
-use super::{evaluate, simd};
+use super::simd;
+use super::threats::{self, Squares, ThreatList};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
 /// `dst = src + add - sub`.
@@ -702,6 +703,26 @@ impl AccumulatorStack {
         self.catch_up(net);
         evaluate(net, &self.stack[self.ply], side_to_move)
     }
+}
+
+/// The network's evaluation of the position `acc` holds, from the point of
+/// view of `side_to_move`, in centipawn-like units (see the module docs of
+/// `nnue` for the exact formula).
+#[inline]
+pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    simd::dispatch(
+        #[inline(always)]
+        || evaluate_portable(net, acc, side_to_move),
+    )
+}
+
+/// [`evaluate`] as the build target compiles it, without the AVX2 copy:
+/// the portable fallback (the same integers, tested).
+#[inline(always)]
+pub(crate) fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    let (us, them) = (acc.values(side_to_move), acc.values(side_to_move.flip()));
+    let bucket = acc.output_bucket(net);
+    by_width!(net.l1(), output::evaluate_n, net, us, them, bucket)
 }
 
 #[cfg(test)]

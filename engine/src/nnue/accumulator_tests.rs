@@ -28,6 +28,7 @@ fn networks() -> Vec<Network> {
             6,
         ),
         Network::random_arch(Arch::new(FeatureSet::KingBucket6Threats, 64, 3).unwrap(), 7),
+        Network::random_arch(Arch::new(FeatureSet::KingBucket9, 256, 8).unwrap(), 8),
         // A width that is not a multiple of 128 sums rows in tiles of 128
         // and a last one of 64 (`rows::apply_rows`).
         Network::random_arch(

@@ -154,10 +154,17 @@ impl Arch {
 
     /// The longest file of any supported architecture.
     pub const fn max_file_len() -> usize {
-        // The widest feature set (with threats), without and with the
-        // deepest hidden layers.
+        // The widest feature set, without and with the deepest hidden layers.
+        let mut features = FeatureSet::PieceSquare;
+        let mut i = 0;
+        while i < FeatureSet::ALL.len() {
+            if FeatureSet::ALL[i].inputs() == FeatureSet::max_inputs() {
+                features = FeatureSet::ALL[i];
+            }
+            i += 1;
+        }
         let widest = Arch {
-            features: FeatureSet::KingBucket6Threats,
+            features,
             l1: MAX_L1,
             output_buckets: MAX_OUTPUT_BUCKETS,
             hidden: [0, 0],
@@ -207,8 +214,8 @@ pub enum NnueError {
     )]
     UnsupportedVersion { found: u16 },
     #[error(
-        "network feature set {found} is unknown (this engine reads 0 = psq, 1 = kingbucket6, \
-         2 = psq+threats and 3 = kingbucket6+threats)"
+        "network feature set {found} is unknown (this engine reads {})",
+        FeatureSet::known()
     )]
     UnknownFeatureSet { found: u16 },
     #[error("network {what} {found} is not supported (it must be {allowed})")]
@@ -257,6 +264,14 @@ pub enum NnueError {
     Io {
         path: String,
         source: std::io::Error,
+    },
+    /// A network that cannot be grown exactly into the shape asked for
+    /// (`grow`).
+    #[error("cannot grow {from} into {to} exactly: {why}")]
+    Growth {
+        from: String,
+        to: String,
+        why: String,
     },
     /// `<built-in>` asked for in a binary built without a network.
     #[error("no network is built into this binary (give a network file)")]

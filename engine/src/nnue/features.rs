@@ -47,12 +47,15 @@
 //! [`FeatureSet::index`] and [`FeatureSet::threat_index`], so the two always
 //! agree on the indexing.
 
-use super::finny::Squares;
+pub use super::threats::Squares;
 use super::threats::{THREAT_FEATURES, ThreatList, threat_index};
 use xiangqi::{Board, Color, FILES, Piece, PieceKind, RANKS, SQUARES, Square};
 
 /// Piece-square inputs per perspective: own/their × 7 kinds × 90 squares.
 pub const FEATURES: usize = 2 * PieceKind::ALL.len() * SQUARES;
+
+/// Most king buckets of any feature set (the refresh cache's slots).
+pub const MAX_KING_BUCKETS: usize = 9;
 
 /// Buckets of the own king's square in [`FeatureSet::KingBucket6`].
 pub const KING_BUCKETS: usize = 6;
@@ -60,9 +63,61 @@ pub const KING_BUCKETS: usize = 6;
 /// Most pieces on a Xiangqi board (and so most active features per perspective).
 pub const MAX_ACTIVE: usize = 32;
 
+/// How a feature set's piece-square inputs depend on the perspective's own
+/// king: which block of 1260 inputs it reads, and whether it sees the board
+/// mirrored left to right ([`View`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KingLayout {
+    /// One block whatever the king's square.
+    None,
+    /// `kingbucket6`: the palace square, d and f files merged by mirroring
+    /// (a king on the f file sees the board mirrored), 9 squares in 6
+    /// buckets. Mirrored and unmirrored kings share a bucket, so a net
+    /// without buckets (which is not left-right symmetric) cannot be
+    /// copied into it exactly.
+    Six,
+    /// `kingbucket9`: one bucket per palace square, and the three f-file
+    /// buckets mirrored, so that each bucket is either always mirrored or
+    /// never. A net without buckets grows into it exactly (each bucket a
+    /// copy, the f-file ones with the squares mirrored, so that they read
+    /// the same weight for the same piece on the same square), and the
+    /// f-file buckets see the board as the d-file ones do, so the trainer
+    /// can tie a d bucket to its f twin (`--tie-mirrored`) and keep
+    /// mirroring's data sharing. See docs/nnue.md, "Growing a net".
+    Nine,
+}
+
+impl KingLayout {
+    /// Buckets of the layout.
+    pub const fn buckets(self) -> usize {
+        match self {
+            KingLayout::None => 1,
+            KingLayout::Six => KING_BUCKETS,
+            KingLayout::Nine => MAX_KING_BUCKETS,
+        }
+    }
+}
+
+/// One feature set, declared once: the engine (indexing, the network file's
+/// header, messages) and the trainer (`--features`, its model) read
+/// everything about a set from its row of [`FeatureSet::DECLARED`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declaration {
+    pub set: FeatureSet,
+    /// The id in network files' headers (never reused).
+    pub id: u16,
+    /// The name on the command line and in messages.
+    pub name: &'static str,
+    /// King buckets and mirroring of the piece-square inputs.
+    pub kings: KingLayout,
+    /// Whether the 17,640 threat inputs (`threats`) follow the piece-square ones.
+    pub threats: bool,
+}
+
 /// A feature set: how a perspective's pieces become input indices. Network
 /// files name it by [`FeatureSet::id`]; the trainer's `--features` by
-/// [`FeatureSet::name`].
+/// [`FeatureSet::name`]. Each variant is declared in
+/// [`FeatureSet::DECLARED`], in the variants' order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FeatureSet {
     /// 1260 piece-square inputs (net 2).
@@ -73,6 +128,8 @@ pub enum FeatureSet {
     PieceSquareThreats,
     /// `kingbucket6` then the 17,640 threat inputs: 25,200.
     KingBucket6Threats,
+    /// 9 king buckets × 1260, the f-file ones mirrored: 11,340.
+    KingBucket9,
 }
 
 /// Which block of a king-bucketed feature set a perspective reads, and
@@ -85,6 +142,14 @@ pub struct View {
 }
 
 impl View {
+    /// The view of block `bucket`, mirrored or not.
+    pub const fn new(bucket: usize, mirror: bool) -> View {
+        View {
+            offset: (bucket * FEATURES) as u16,
+            mirror,
+        }
+    }
+
     /// The king bucket (0 for a feature set without buckets).
     pub fn bucket(self) -> usize {
         self.offset as usize / FEATURES
@@ -103,22 +168,67 @@ pub const fn mirror_square(sq: usize) -> usize {
 }
 
 impl FeatureSet {
-    /// Every feature set, by id.
-    pub const ALL: [FeatureSet; 4] = [
-        FeatureSet::PieceSquare,
-        FeatureSet::KingBucket6,
-        FeatureSet::PieceSquareThreats,
-        FeatureSet::KingBucket6Threats,
+    /// Every feature set's declaration, in the variants' order. Adding a
+    /// set is a variant and its row here (CONTRIBUTING.md, "Adding an
+    /// evaluation input").
+    pub const DECLARED: [Declaration; 5] = [
+        Declaration {
+            set: FeatureSet::PieceSquare,
+            id: 0,
+            name: "psq",
+            kings: KingLayout::None,
+            threats: false,
+        },
+        Declaration {
+            set: FeatureSet::KingBucket6,
+            id: 1,
+            name: "kingbucket6",
+            kings: KingLayout::Six,
+            threats: false,
+        },
+        Declaration {
+            set: FeatureSet::PieceSquareThreats,
+            id: 2,
+            name: "psq+threats",
+            kings: KingLayout::None,
+            threats: true,
+        },
+        Declaration {
+            set: FeatureSet::KingBucket6Threats,
+            id: 3,
+            name: "kingbucket6+threats",
+            kings: KingLayout::Six,
+            threats: true,
+        },
+        Declaration {
+            set: FeatureSet::KingBucket9,
+            id: 4,
+            name: "kingbucket9",
+            kings: KingLayout::Nine,
+            threats: false,
+        },
     ];
+
+    /// Every feature set, by id.
+    pub const ALL: [FeatureSet; FeatureSet::DECLARED.len()] = {
+        let mut all = [FeatureSet::PieceSquare; FeatureSet::DECLARED.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = FeatureSet::DECLARED[i].set;
+            i += 1;
+        }
+        all
+    };
+
+    /// This set's declaration.
+    #[inline(always)]
+    pub const fn declaration(self) -> &'static Declaration {
+        &FeatureSet::DECLARED[self as usize]
+    }
 
     /// The id in network files' headers.
     pub const fn id(self) -> u16 {
-        match self {
-            FeatureSet::PieceSquare => 0,
-            FeatureSet::KingBucket6 => 1,
-            FeatureSet::PieceSquareThreats => 2,
-            FeatureSet::KingBucket6Threats => 3,
-        }
+        self.declaration().id
     }
 
     /// The feature set with header id `id`.
@@ -128,12 +238,7 @@ impl FeatureSet {
 
     /// The name on the command line and in messages.
     pub const fn name(self) -> &'static str {
-        match self {
-            FeatureSet::PieceSquare => "psq",
-            FeatureSet::KingBucket6 => "kingbucket6",
-            FeatureSet::PieceSquareThreats => "psq+threats",
-            FeatureSet::KingBucket6Threats => "kingbucket6+threats",
-        }
+        self.declaration().name
     }
 
     /// The feature set called `name` (in any case).
@@ -141,6 +246,15 @@ impl FeatureSet {
         FeatureSet::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// `0 = psq, 1 = kingbucket6, ...`: the sets this engine reads, for messages.
+    pub fn known() -> String {
+        let sets: Vec<String> = FeatureSet::ALL
+            .iter()
+            .map(|f| format!("{} = {}", f.id(), f.name()))
+            .collect();
+        sets.join(", ")
     }
 
     /// Inputs per perspective.
@@ -153,6 +267,20 @@ impl FeatureSet {
             }
     }
 
+    /// The most inputs of any set.
+    pub const fn max_inputs() -> usize {
+        let mut most = 0;
+        let mut i = 0;
+        while i < FeatureSet::ALL.len() {
+            let n = FeatureSet::ALL[i].inputs();
+            if n > most {
+                most = n;
+            }
+            i += 1;
+        }
+        most
+    }
+
     /// Piece-square inputs per perspective (all buckets): the first inputs.
     pub const fn piece_inputs(self) -> usize {
         self.king_buckets() * FEATURES
@@ -162,10 +290,7 @@ impl FeatureSet {
     /// piece-square inputs.
     #[inline(always)]
     pub const fn has_threats(self) -> bool {
-        matches!(
-            self,
-            FeatureSet::PieceSquareThreats | FeatureSet::KingBucket6Threats
-        )
+        self.declaration().threats
     }
 
     /// The input of threat `entry` (see `threats`) for `perspective`.
@@ -176,9 +301,28 @@ impl FeatureSet {
 
     /// Number of king buckets (1: the king's square picks nothing).
     pub const fn king_buckets(self) -> usize {
-        match self {
-            FeatureSet::PieceSquare | FeatureSet::PieceSquareThreats => 1,
-            FeatureSet::KingBucket6 | FeatureSet::KingBucket6Threats => KING_BUCKETS,
+        self.declaration().kings.buckets()
+    }
+
+    /// The king layout of the piece-square inputs.
+    #[inline(always)]
+    pub const fn kings(self) -> KingLayout {
+        self.declaration().kings
+    }
+
+    /// The input that reads the mirror image of what `input` reads, in the
+    /// other bucket of the same rank (`kingbucket9`: a d-file bucket's
+    /// piece-square input and the f-file bucket's with the same offset,
+    /// which sees the board mirrored; the trainer can tie the two). `None`
+    /// for an e-file bucket, a threat input, or another layout.
+    pub const fn mirror_twin(self, input: usize) -> Option<usize> {
+        if !matches!(self.kings(), KingLayout::Nine) || input >= self.piece_inputs() {
+            return None;
+        }
+        match input / FEATURES % 3 {
+            0 => Some(input + 2 * FEATURES),
+            2 => Some(input - 2 * FEATURES),
+            _ => None,
         }
     }
 
@@ -187,22 +331,21 @@ impl FeatureSet {
     /// palace square, so that no input is ever out of range.
     #[inline(always)]
     pub fn view(self, perspective: Color, king: Square) -> View {
-        match self {
-            FeatureSet::PieceSquare | FeatureSet::PieceSquareThreats => View::default(),
-            FeatureSet::KingBucket6 | FeatureSet::KingBucket6Threats => {
-                let s = king.index();
-                let (file, rank) = (s % FILES, s / FILES);
-                let rank = match perspective {
-                    Color::Red => rank,
-                    Color::Black => RANKS - 1 - rank,
-                };
-                let bucket = rank.min(2) * 2 + (file != 4) as usize;
-                View {
-                    offset: (bucket * FEATURES) as u16,
-                    mirror: file > 4,
-                }
-            }
+        let layout = self.kings();
+        if layout == KingLayout::None {
+            return View::default();
         }
+        let s = king.index();
+        let (file, rank) = (s % FILES, s / FILES);
+        let rank = match perspective {
+            Color::Red => rank,
+            Color::Black => RANKS - 1 - rank,
+        };
+        let bucket = match layout {
+            KingLayout::Nine => rank.min(2) * 3 + file.clamp(3, 5) - 3,
+            _ => rank.min(2) * 2 + (file != 4) as usize,
+        };
+        View::new(bucket, file > 4)
     }
 
     /// The view of `perspective` on `board` (from its king's square).
@@ -302,34 +445,35 @@ pub fn active_features(set: FeatureSet, board: &Board, perspective: Color) -> Ve
     v
 }
 
+/// The FEN of the colour-flipped twin: ranks in reverse order, letter
+/// cases swapped, the other side to move (other fields dropped).
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+pub(crate) fn colour_flipped_fen(fen: &str) -> String {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().unwrap();
+    let side = fields.next().unwrap_or("w");
+    let ranks: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let side = if side == "b" { "w" } else { "b" };
+    format!("{} {side}", ranks.join("/"))
+}
 
-    /// The FEN of the colour-flipped twin: ranks in reverse order, letter
-    /// cases swapped, the other side to move (other fields dropped).
-    pub(crate) fn colour_flipped_fen(fen: &str) -> String {
-        let mut fields = fen.split_whitespace();
-        let board = fields.next().unwrap();
-        let side = fields.next().unwrap_or("w");
-        let ranks: Vec<String> = board
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if side == "b" { "w" } else { "b" };
-        format!("{} {side}", ranks.join("/"))
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn indices_are_distinct_and_in_range() {
@@ -442,6 +586,70 @@ pub(crate) mod tests {
             }
         }
         assert!(seen.iter().all(|&x| x));
+    }
+
+    /// `kingbucket9`: a bucket per palace square, each always mirrored
+    /// (the f file) or never, the same for Red and Black; every input in
+    /// range and reached.
+    #[test]
+    fn nine_king_buckets_are_each_mirrored_or_not() {
+        let set = FeatureSet::KingBucket9;
+        assert_eq!(set.inputs(), 11340);
+        let mut seen = vec![false; set.inputs()];
+        for (i, name) in ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]
+            .into_iter()
+            .enumerate()
+        {
+            let sq = Square::parse(name).unwrap();
+            let v = set.view(Color::Red, sq);
+            assert_eq!((v.bucket(), v.mirrored()), (i, i % 3 == 2), "{name}");
+            let black_sq = Square::from_index_unchecked(sq.index() % 9 + 9 * (9 - sq.index() / 9));
+            assert_eq!(set.view(Color::Black, black_sq), v, "{name}");
+            for c in Color::BOTH {
+                for k in PieceKind::ALL {
+                    for s in 0..SQUARES {
+                        let piece = Piece::new(c, k);
+                        let f = set.index(Color::Red, v, piece, Square::from_index_unchecked(s));
+                        assert!(!seen[f], "feature {f} twice");
+                        seen[f] = true;
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&x| x));
+        // A d-file input's twin is the f-file input of the mirror image.
+        let (d1, f1) = (Square::parse("d1").unwrap(), Square::parse("f1").unwrap());
+        let horse = Piece::new(Color::Black, PieceKind::Horse);
+        for s in 0..SQUARES {
+            let sq = Square::from_index_unchecked(s);
+            let mirrored = Square::from_index_unchecked(mirror_square(s));
+            let d = set.index(Color::Red, set.view(Color::Red, d1), horse, sq);
+            let f = set.index(Color::Red, set.view(Color::Red, f1), horse, mirrored);
+            assert_eq!(set.mirror_twin(d), Some(f));
+            assert_eq!(set.mirror_twin(f), Some(d));
+        }
+        assert_eq!(set.mirror_twin(FEATURES + 5), None);
+        assert_eq!(FeatureSet::KingBucket6.mirror_twin(5), None);
+        // Kings off the palace (not legal) stay in range.
+        assert_eq!(
+            set.view(Color::Red, Square::parse("a9").unwrap()).bucket(),
+            6
+        );
+        assert_eq!(
+            set.view(Color::Red, Square::parse("i0").unwrap()).bucket(),
+            2
+        );
+    }
+
+    /// Each set's declaration is its own row, and ids and names are unique.
+    #[test]
+    fn declarations_are_in_the_variants_order() {
+        for (i, d) in FeatureSet::DECLARED.iter().enumerate() {
+            assert_eq!(d.set as usize, i);
+            assert_eq!(FeatureSet::from_id(d.id), Some(d.set));
+            assert_eq!(FeatureSet::from_name(d.name), Some(d.set));
+        }
+        assert_eq!(FeatureSet::max_inputs(), 25200);
     }
 
     /// A king on the f file sees the mirror image of the position with

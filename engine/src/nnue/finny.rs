@@ -10,17 +10,15 @@
 //! measures the gain). Entries are filled on first use and stay valid
 //! whatever position comes next, since each remembers its own pieces.
 
-use super::features::{KING_BUCKETS, View};
+use super::features::{MAX_KING_BUCKETS, View};
 use super::network::Network;
 use super::rows::{MAX_ROWS, apply_rows, by_width};
 use super::simd;
+pub use super::threats::Squares;
 use xiangqi::{Color, Piece, PieceKind, SQUARES, Square};
 
 /// Views per perspective: bucket × mirrored.
-const SLOTS: usize = 2 * KING_BUCKETS;
-
-/// What each square holds: `Piece::index() + 1`, 0 for an empty square.
-pub type Squares = [u8; SQUARES];
+const SLOTS: usize = 2 * MAX_KING_BUCKETS;
 
 #[derive(Clone, Debug)]
 struct Entry {

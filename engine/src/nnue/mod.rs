@@ -19,6 +19,7 @@
 //! | net 3 (built in; `jiangjun train --features psq --hidden 512 --output-buckets 8`) | `psq` (id 0) | 1260 | 512 | 8 |
 //! | king-bucketed candidates (`--features kingbucket6`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
 //! | threat inputs (see [`threats`]) | `psq+threats` (id 2), `kingbucket6+threats` (id 3) | 18900, 25200 | any | any |
+//! | a `psq` net grown into king buckets (`jiangjun train --grow-from`, [`grow`]) | `kingbucket9` (id 4) | 11340 | the old net's | the old net's |
 //! | any other | any | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! A network of any feature set, threat inputs included, may also have two
@@ -96,26 +97,39 @@
 //! starts with [`default_network`]. [`EvalSource`] is what the options name:
 //! the hand-made evaluation, the built-in network or a network file.
 
+// The layers, lowest first; each imports only from those before it (and
+// `simd`, `rows`, the kernels), none from this file (`tests/layers.rs`):
+// `threats` (the attack list, a leaf), `features` (every feature set's
+// declaration: ids, input counts, king buckets, index functions), `quant`
+// (the quantisation constants), `arch` (a network's shape), `network` (its
+// weights and file), `grow` (a network into a richer shape), `finny` (the
+// refresh cache), `stack` and `output` (the layers after the accumulator),
+// `accumulator` (the first layer, kept incrementally, and the evaluation
+// through the others).
 mod accumulator;
 mod arch;
 pub mod features;
 pub mod finny;
+mod grow;
 mod network;
+mod output;
+mod quant;
 mod rows;
 pub mod simd;
 pub mod stack;
 pub mod threats;
 
-pub use accumulator::{Accumulator, AccumulatorStack};
+pub use accumulator::{Accumulator, AccumulatorStack, evaluate};
 pub use arch::{Arch, NnueError};
 pub use features::{FEATURES, FeatureSet, feature_index, output_bucket};
+pub use grow::grow;
 pub use network::{Network, fnv1a64};
+pub use quant::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 
 use std::ffi::OsStr;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use xiangqi::Color;
 
 /// The network file built into the binary: `engine/nets/jiangjun-7.nnue`,
 /// described in `engine/nets/README.md`; its provenance (data, seeds, node
@@ -233,85 +247,10 @@ impl fmt::Display for EvalSource {
     }
 }
 
-/// Quantisation of the first layer: float 1.0 = `QA`; also SCReLU's ceiling.
-pub const QA: i32 = 255;
-/// Quantisation of the output weights: float 1.0 = `QB`.
-pub const QB: i32 = 64;
-/// Evaluation units (centipawn-like) per unit of the float network's output.
-pub const SCALE: i32 = 400;
-/// Largest first-layer weight or bias magnitude: bias + 32 pieces fit an `i16`.
-pub const MAX_L1_WEIGHT: i16 = (i16::MAX as i32 / 33) as i16;
-/// Largest output weight magnitude: `QA · w` fits an `i16` (lazy SCReLU).
-pub const MAX_OUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
-
-/// Accumulator entries summed in `i32` before widening to `i64`: at most
-/// `CHUNK · QA · QA · MAX_OUT_WEIGHT` ≈ 5.3e8 per chunk, no overflow. One
-/// block of the accumulator loops, so every supported L1 is whole chunks.
-const DOT_CHUNK: usize = arch::L1_STEP;
-
-/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output
-/// layer, over `N` values (0: the slices' length, see `accumulator::by_width`).
-#[inline(always)]
-fn screlu_dot<const N: usize>(acc: &[i16], weights: &[i16]) -> i64 {
-    debug_assert_eq!(weights.len(), acc.len());
-    let n = rows::width::<N>(acc.len());
-    let (acc, weights) = (&acc[..n], &weights[..n]);
-    let mut total = 0i64;
-    for (a, w) in acc
-        .as_chunks::<DOT_CHUNK>()
-        .0
-        .iter()
-        .zip(weights.as_chunks::<DOT_CHUNK>().0)
-    {
-        let mut s = 0i32;
-        for i in 0..DOT_CHUNK {
-            let c = a[i].clamp(0, QA as i16);
-            // Exact: |c · w| ≤ 255 · 128 < 2^15.
-            let cw = c.wrapping_mul(w[i]);
-            s += c as i32 * cw as i32;
-        }
-        total += s as i64;
-    }
-    total
-}
-
-/// The network's evaluation of the position `acc` holds, from the point of
-/// view of `side_to_move`, in centipawn-like units (see the module docs for
-/// the exact formula).
-#[inline]
-pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
-    simd::dispatch(
-        #[inline(always)]
-        || evaluate_portable(net, acc, side_to_move),
-    )
-}
-
-/// [`evaluate`] as the build target compiles it, without the AVX2 copy:
-/// the portable fallback (the same integers, tested).
-#[inline(always)]
-pub(crate) fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
-    rows::by_width!(net.l1(), evaluate_n, net, acc, side_to_move)
-}
-
-#[inline(always)]
-fn evaluate_n<const N: usize>(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
-    if net.arch().has_hidden() {
-        return stack::evaluate_stack::<N>(net, acc, side_to_move);
-    }
-    let bucket = acc.output_bucket(net);
-    let w = net.output_weights(bucket);
-    let (us, them) = w.split_at(net.l1());
-    let sum = screlu_dot::<N>(acc.values(side_to_move), us)
-        + screlu_dot::<N>(acc.values(side_to_move.flip()), them);
-    let out =
-        (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64);
-    out as i32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xiangqi::Board;
+    use xiangqi::{Board, Color};
 
     /// The integer formula computed the slow, obvious way.
     fn reference_eval(net: &Network, board: &Board) -> i64 {
@@ -466,15 +405,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn limits_keep_the_integer_arithmetic_exact() {
-        assert!(33 * MAX_L1_WEIGHT as i32 <= i16::MAX as i32);
-        assert!(QA * MAX_OUT_WEIGHT as i32 <= i16::MAX as i32);
-        let per_chunk = DOT_CHUNK as i64 * (QA * QA) as i64 * MAX_OUT_WEIGHT as i64;
-        assert!(per_chunk <= i32::MAX as i64);
-        assert_eq!(arch::MAX_L1 % DOT_CHUNK, 0);
-    }
-
     /// A position and its colour-flipped twin (ranks mirrored, colours and
     /// side to move swapped) get the same evaluation.
     #[test]
@@ -486,7 +416,7 @@ mod tests {
                 "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 b - - 0 1",
             ] {
                 let board = Board::from_fen(fen).unwrap();
-                let twin = Board::from_fen(&features::tests::colour_flipped_fen(fen)).unwrap();
+                let twin = Board::from_fen(&features::colour_flipped_fen(fen)).unwrap();
                 let eval_of = |b: &Board| {
                     let mut acc = Accumulator::new(&net);
                     acc.refresh(&net, b);

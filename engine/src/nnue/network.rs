@@ -6,8 +6,8 @@
 //! |---------|--------------------------------------------------------|
 //! | 0..8    | magic `JJNNUE\0\0`                                     |
 //! | 8..10   | `u16` format version: 1 without hidden layers, 2 with  |
-//! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6`, 2 = `psq+threats`, 3 = `kingbucket6+threats` (see `features`) |
-//! | 12..16  | `u32` inputs per perspective (1260, 7560, 18900 or 25200: the feature set's) |
+//! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6`, 2 = `psq+threats`, 3 = `kingbucket6+threats`, 4 = `kingbucket9` (see `features`) |
+//! | 12..16  | `u32` inputs per perspective (1260, 7560, 18900, 25200 or 11340: the feature set's) |
 //! | 16..20  | `u32` L1, accumulator units per perspective (64..=2048, a multiple of 64) |
 //! | 20..24  | `u32` output buckets (1..=16)                          |
 //! | 24..26  | `u16` QA · 26..28 `u16` QB · 28..30 `u16` SCALE        |
@@ -39,9 +39,8 @@
 
 use super::arch::{Arch, NnueError};
 use super::features::FeatureSet;
-use super::stack::MAX_HIDDEN_WEIGHT;
+use super::quant::{MAX_HIDDEN_WEIGHT, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use super::threats::MAX_THREAT_WEIGHT;
-use super::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use crate::large_pages::LargeBuf;
 use std::path::Path;
 use xiangqi::rng::{GAMMA, SplitMix64};

@@ -319,12 +319,12 @@ fn an_unknown_feature_set_is_refused_with_the_known_ones() {
     let mut b = Network::random_arch(Arch::new(FeatureSet::PieceSquareThreats, 64, 1).unwrap(), 1)
         .to_bytes();
     assert_eq!(&b[10..12], &2u16.to_le_bytes());
-    b[10..12].copy_from_slice(&4u16.to_le_bytes());
+    b[10..12].copy_from_slice(&99u16.to_le_bytes());
     let e = Network::from_bytes(&b).unwrap_err().to_string();
     assert_eq!(
         e,
-        "network feature set 4 is unknown (this engine reads 0 = psq, 1 = kingbucket6, \
-         2 = psq+threats and 3 = kingbucket6+threats)"
+        "network feature set 99 is unknown (this engine reads 0 = psq, 1 = kingbucket6, \
+         2 = psq+threats, 3 = kingbucket6+threats, 4 = kingbucket9)"
     );
 }
 

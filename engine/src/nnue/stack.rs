@@ -35,12 +35,11 @@
 //! depend on the order of the sums, so the portable code gives the same
 //! evaluation (tested).
 
-use super::accumulator::Accumulator;
 use super::arch::{MAX_HIDDEN, MAX_L1};
 use super::network::Network;
+pub use super::quant::MAX_HIDDEN_WEIGHT;
+use super::quant::{QA, SCALE};
 use super::rows::width;
-use super::{QA, SCALE};
-use xiangqi::Color;
 
 /// The hidden activations' 1.0.
 pub const QACT: i32 = 127;
@@ -55,8 +54,6 @@ pub const HIDDEN_SHIFT: u32 = 6;
 const HIDDEN_ROUND: i32 = 1 << (HIDDEN_SHIFT - 1);
 /// Hidden weights' scale: float 1.0 = `QH`.
 pub const QH: i32 = 1 << HIDDEN_SHIFT;
-/// Largest hidden weight magnitude: int8.
-pub const MAX_HIDDEN_WEIGHT: i16 = i8::MAX as i16;
 /// Output weights' and output bias' scale with hidden layers: float 1.0 = `QO`.
 pub const QO: i32 = 256;
 
@@ -166,20 +163,21 @@ fn layer2(y1: &[u8], w: &[i16], b: &[i16], out: &mut [u8]) {
     }
 }
 
-/// The evaluation of a network with hidden layers (see the module docs),
-/// `N` the accumulator width as in `accumulator::by_width` (0: any).
+/// The evaluation of a network with hidden layers (see the module docs)
+/// from the halves `us` (the side to move's) and `them` in output bucket
+/// `bucket`, `N` the accumulator width as in `rows::by_width` (0: any).
 #[inline(always)]
 pub(super) fn evaluate_stack<const N: usize>(
     net: &Network,
-    acc: &Accumulator,
-    side_to_move: Color,
+    us: &[i16],
+    them: &[i16],
+    bucket: usize,
 ) -> i32 {
     let n = width::<N>(net.l1());
     let half = n / 2;
-    let bucket = acc.output_bucket(net);
     let mut x = [0u8; MAX_L1];
-    for (k, persp) in [side_to_move, side_to_move.flip()].into_iter().enumerate() {
-        pairwise::<N>(acc.values(persp), &mut x[k * half..(k + 1) * half]);
+    for (k, values) in [us, them].into_iter().enumerate() {
+        pairwise::<N>(values, &mut x[k * half..(k + 1) * half]);
     }
     let [h1, h2] = net.arch().hidden;
     let mut y1 = [0u8; MAX_HIDDEN];
@@ -200,8 +198,9 @@ pub(super) fn evaluate_stack<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::{Arch, FeatureSet, evaluate, evaluate_portable, features, output_bucket};
-    use xiangqi::Board;
+    use crate::nnue::accumulator::{Accumulator, evaluate_portable};
+    use crate::nnue::{Arch, FeatureSet, evaluate, features, output_bucket};
+    use xiangqi::{Board, Color};
 
     /// The integer formula of the module docs, the slow obvious way, in i64.
     fn reference_eval(net: &Network, board: &Board) -> i64 {

@@ -41,8 +41,11 @@
 //! accumulator inside an `i16` (positions with more material, which no game
 //! reaches, keep the first `MAX_THREATS` attacks).
 
-use super::finny::Squares;
 use xiangqi::{Color, FILES, RANKS, SQUARES};
+
+/// What each square holds: `Piece::index() + 1`, 0 for an empty square (as
+/// the threat list, the feature sets and the refresh cache read a board).
+pub type Squares = [u8; SQUARES];
 
 /// Threat inputs per perspective: 14 attacking pieces × 14 attacked × 90 squares.
 pub const THREAT_FEATURES: usize = 14 * 14 * SQUARES;

@@ -1,0 +1,80 @@
+//! The layers after the accumulator: given the two halves (the side to
+//! move's, then the other's) and the output bucket, the evaluation, through
+//! SCReLU into one output per bucket, or through the hidden layers
+//! ([`stack`](super::stack)) for a network that has them. It reads the
+//! halves as slices, not the accumulator, so that the accumulator (the layer
+//! above) calls it and nothing here calls back up.
+
+use super::arch::L1_STEP;
+use super::network::Network;
+use super::quant::{QA, QB, SCALE};
+use super::rows;
+use super::stack;
+
+/// Accumulator entries summed in `i32` before widening to `i64`: at most
+/// `CHUNK · QA · QA · MAX_OUT_WEIGHT` ≈ 5.3e8 per chunk, no overflow. One
+/// block of the accumulator loops, so every supported L1 is whole chunks.
+const DOT_CHUNK: usize = L1_STEP;
+
+/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output
+/// layer, over `N` values (0: the slices' length, see `rows::by_width`).
+#[inline(always)]
+fn screlu_dot<const N: usize>(acc: &[i16], weights: &[i16]) -> i64 {
+    debug_assert_eq!(weights.len(), acc.len());
+    let n = rows::width::<N>(acc.len());
+    let (acc, weights) = (&acc[..n], &weights[..n]);
+    let mut total = 0i64;
+    for (a, w) in acc
+        .as_chunks::<DOT_CHUNK>()
+        .0
+        .iter()
+        .zip(weights.as_chunks::<DOT_CHUNK>().0)
+    {
+        let mut s = 0i32;
+        for i in 0..DOT_CHUNK {
+            let c = a[i].clamp(0, QA as i16);
+            // Exact: |c · w| ≤ 255 · 128 < 2^15.
+            let cw = c.wrapping_mul(w[i]);
+            s += c as i32 * cw as i32;
+        }
+        total += s as i64;
+    }
+    total
+}
+
+/// The evaluation of the halves `us` (the side to move's) and `them` in
+/// output bucket `bucket` (see the module docs of `nnue` for the exact
+/// formula), `N` the accumulator width as in `rows::by_width` (0: any).
+#[inline(always)]
+pub(super) fn evaluate_n<const N: usize>(
+    net: &Network,
+    us: &[i16],
+    them: &[i16],
+    bucket: usize,
+) -> i32 {
+    if net.arch().has_hidden() {
+        return stack::evaluate_stack::<N>(net, us, them, bucket);
+    }
+    let w = net.output_weights(bucket);
+    let (w_us, w_them) = w.split_at(net.l1());
+    let sum = screlu_dot::<N>(us, w_us) + screlu_dot::<N>(them, w_them);
+    let out =
+        (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64);
+    out as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::arch::MAX_L1;
+    use crate::nnue::quant::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT};
+
+    #[test]
+    fn limits_keep_the_integer_arithmetic_exact() {
+        assert!(33 * MAX_L1_WEIGHT as i32 <= i16::MAX as i32);
+        assert!(QA * MAX_OUT_WEIGHT as i32 <= i16::MAX as i32);
+        let per_chunk = DOT_CHUNK as i64 * (QA * QA) as i64 * MAX_OUT_WEIGHT as i64;
+        assert!(per_chunk <= i32::MAX as i64);
+        assert_eq!(MAX_L1 % DOT_CHUNK, 0);
+    }
+}

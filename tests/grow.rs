@@ -1,0 +1,74 @@
+//! Growing a network end to end: `jiangjun train --grow-from` writes net 7
+//! grown into a richer feature set without training, and `bench` with the
+//! grown file searches the very same tree as with net 7 (the same node
+//! count), which it can only do if every evaluation on the way is equal.
+//! The position-by-position proof is the engine's
+//! `nnue::grow::tests::net7_grown_into_kingbucket9_evaluates_exactly_as_net7`.
+
+mod common;
+
+use common::run_jiangjun as run;
+use std::path::Path;
+
+/// The count of bench's `Nodes searched  : N` line.
+fn bench_nodes(out: &str) -> u64 {
+    out.lines()
+        .find(|l| l.starts_with("Nodes searched"))
+        .and_then(|l| l.split(':').nth(1))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no node count: {out}"))
+}
+
+/// Net 7 grown into `features` with `--epochs 0`, at `out`.
+fn grow_net7(features: &str, out: &Path) -> (bool, String) {
+    let net7 = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/nets/jiangjun-7.nnue");
+    let (ok, _, err) = run(&[
+        "train",
+        "--grow-from",
+        net7.to_str().expect("a UTF-8 path"),
+        "--features",
+        features,
+        "--epochs",
+        "0",
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+    ]);
+    (ok, err)
+}
+
+#[test]
+fn net7_grown_into_king_buckets_benches_as_net7() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let grown = dir.join("grow-kingbucket9.nnue");
+    let (ok, err) = grow_net7("kingbucket9", &grown);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("kingbucket9 (11340 inputs) x 1024 -> 8 output buckets"),
+        "{err}"
+    );
+    let (ok, plain, _) = run(&["bench"]);
+    assert!(ok);
+    let (ok, with_grown, err) = run(&["bench", "--evalfile", grown.to_str().expect("UTF-8")]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        bench_nodes(&with_grown),
+        bench_nodes(&plain),
+        "{with_grown}"
+    );
+    let _ = std::fs::remove_file(&grown);
+}
+
+/// `kingbucket6` cannot hold net 7 exactly: refused, nothing written.
+#[test]
+fn growth_that_cannot_be_exact_is_refused() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let out = dir.join("grow-kingbucket6.nnue");
+    let _ = std::fs::remove_file(&out);
+    let (ok, err) = grow_net7("kingbucket6", &out);
+    assert!(!ok);
+    assert!(
+        err.contains("cannot grow") && err.contains("kingbucket9"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
