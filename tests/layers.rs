@@ -1,8 +1,14 @@
 //! The layers hold: the WebAssembly crate depends on the protocol crate and
-//! nothing of the tools (no clap, rayon, trainer or match runner), and no
-//! file of the protocol crate or of the engine's search imports from a
-//! module above it (`scripts/import_arrows.py`). Both were true once by
-//! hand and are cheap to lose, hence tests.
+//! nothing of the tools (no clap, rayon, trainer or match runner), no file
+//! of the protocol crate or of the engine's search imports from a module
+//! above it, and no crate of the workspace has an import circle
+//! (`scripts/import_arrows.py`). Each was true once by hand and is cheap to
+//! lose, hence tests.
+
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
+mod common;
 
 use std::path::Path;
 use std::process::Command;
@@ -13,8 +19,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 #[test]
 fn the_web_crate_builds_without_the_tools() {
     let Ok(cargo) = std::env::var("CARGO") else {
-        eprintln!("SKIPPED: not run by cargo (no CARGO in the environment)");
-        return;
+        return common::skip("not run by cargo (no CARGO in the environment)");
     };
     let out = Command::new(cargo)
         .args([
@@ -72,8 +77,7 @@ fn arrows(args: &[&str]) -> Option<String> {
 fn no_import_runs_back_up_in_the_protocol_or_the_search() {
     for args in [&["protocol/src"][..], &["engine/src", "search"][..]] {
         let Some(report) = arrows(args) else {
-            eprintln!("SKIPPED: python3 is needed for scripts/import_arrows.py");
-            return;
+            return common::skip("python3 is needed for scripts/import_arrows.py");
         };
         assert!(
             report.trim_end().ends_with("0 arrow(s) back up (0 names)"),
@@ -107,8 +111,7 @@ fn the_arrow_script_finds_a_child_importing_its_parent() {
     }
     let src_arg = src.to_string_lossy().into_owned();
     let Some(report) = arrows(&[&src_arg]) else {
-        eprintln!("SKIPPED: python3 is needed for scripts/import_arrows.py");
-        return;
+        return common::skip("python3 is needed for scripts/import_arrows.py");
     };
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
