@@ -65,7 +65,8 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
     let records = eleeye::records_of(&start_move("a3a4"));
     std::fs::write(&dat, eleeye::EleeyeBook::from_records(records).to_bytes()).unwrap();
     let obk_file = d.join("books-i3i4.bin2");
-    obk::write(&obk_file, &obk::rows_of(&start_move("i3i4"))).unwrap();
+    jiangjun_engine::play::book::obk_file::write(&obk_file, &obk::rows_of(&start_move("i3i4")))
+        .unwrap();
 
     let truncated = d.join("books-truncated.dat");
     let bytes = std::fs::read(&dat).unwrap();

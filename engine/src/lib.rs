@@ -12,7 +12,7 @@
 //!   handicaps, the time policy, `nodestime`);
 //! - [`nnue`]: the network and its file format (the trainer writes it);
 //! - [`eval`]: the hand-made evaluation and its weights (`jiangjun tune`,
-//!   the `eval` command);
+//!   the `eval` command; the position it evaluates is [`Position`]);
 //! - [`search_params`]: the search's margins and reductions (`jiangjun
 //!   spsa`, the `tune` build's options);
 //! - [`tb`]: endgame tables, and their ruling on a game;
@@ -50,6 +50,7 @@ pub use controller::Engine;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub use now::set_source as set_time_source;
 pub use play::{GoRequest, PlaySettings};
+pub use position::Position;
 pub use score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 pub use search::params as search_params;
 pub use search::{Interrupt, InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Silent};
