@@ -53,5 +53,8 @@ pub use play::{GoRequest, PlaySettings};
 pub use position::Position;
 pub use score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 pub use search::params as search_params;
-pub use search::{Interrupt, InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Silent};
+pub use search::{
+    Handicap, Interrupt, InterruptHook, IterationInfo, Level, Limits, Reporter, SearchResult,
+    Silent,
+};
 pub use tt::{Bound, TtEntry as HashEntry};

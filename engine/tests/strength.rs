@@ -30,7 +30,7 @@ fn search(fen: &str, depth: i32, strength: Strength) -> SearchResult {
         Limits {
             depth: Some(depth),
             multipv: 1,
-            strength,
+            strength: strength.handicap(),
             ..Limits::default()
         },
     );

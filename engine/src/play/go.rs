@@ -10,9 +10,9 @@ use super::book::{Book, Entry, Random};
 use super::ladder;
 use super::nodestime::NodeClock;
 use super::strength::{self, Grade, Randomness, Strength};
-use super::time::Clock;
 use crate::score::MAX_PLY;
 use crate::search::params::SearchParams;
+use crate::search::time::Clock;
 use crate::search::{Limits, Reporter, SearchResult};
 use xiangqi::board::Board;
 use xiangqi::types::Move;
@@ -191,7 +191,7 @@ impl Play {
             // Infinite searches answer only when told, in both dialects.
             wait_for_stop: infinite,
             // A new seed for each search.
-            strength: s.strength(self.random.next_u64()),
+            strength: s.strength(self.random.next_u64()).handicap(),
             params: s.search,
         };
         self.node_clock.apply(&mut limits, s.nodestime);
@@ -425,21 +425,30 @@ mod tests {
         assert_eq!(l.mate, Some(MAX_PLY as u32 / 2));
         assert_eq!(l.clock.movestogo, None);
         assert!(!l.infinite);
-        // The strength comes from the settings, full by default.
+        // The strength comes from the settings, full by default; the search
+        // is told the level of the rung.
         assert!(!l.strength.limited());
+        let level = |rung| {
+            Strength {
+                rung,
+                ..Strength::default()
+            }
+            .handicap()
+            .level
+        };
         play.settings.skill_level = 0;
-        assert_eq!(limits(&mut play, clock(1000)).strength.rung, 0);
+        assert_eq!(limits(&mut play, clock(1000)).strength.level, level(0));
         play.settings.skill_level = 19;
         assert_eq!(
-            limits(&mut play, clock(1000)).strength.rung,
-            ladder::rung_from_skill(19)
+            limits(&mut play, clock(1000)).strength.level,
+            level(ladder::rung_from_skill(19))
         );
         // `UCI_Elo` overrides the skill level once strength is limited.
         play.settings.limit_strength = true;
         play.settings.elo = ladder::ELO_MAX;
         assert!(!limits(&mut play, clock(1000)).strength.limited());
         play.settings.elo = ladder::ELO_MIN;
-        assert_eq!(limits(&mut play, clock(1000)).strength.rung, 0);
+        assert_eq!(limits(&mut play, clock(1000)).strength.level, level(0));
         play.settings.limit_strength = false;
         play.settings.skill_level = 3;
         // `nodestime` turns the clock into a node budget.

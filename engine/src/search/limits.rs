@@ -3,8 +3,8 @@
 //! `ponderhit`.
 
 use super::params;
-use crate::play::strength::Strength;
-use crate::play::time::Clock;
+use super::time::Clock;
+use super::weakening::Handicap;
 use xiangqi::types::Move;
 
 /// What a `go` asks for, in engine terms.
@@ -32,8 +32,9 @@ pub struct Limits {
     /// mated or dead-drawn position, or with no move to search. The thread
     /// that answers is parked meanwhile (see `Shared::wait_for_release`).
     pub wait_for_stop: bool,
-    /// Playing strength: full by default (`crate::play::strength`).
-    pub strength: Strength,
+    /// The handicap of a weakened engine: none (full strength) by default
+    /// (`crate::play::strength` works it out from the options).
+    pub strength: Handicap,
     /// The search's margins and reductions. Read only by a tuning build
     /// (feature `tune`); the normal build searches with the defaults.
     pub params: params::SearchParams,
