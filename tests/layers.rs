@@ -226,7 +226,7 @@ fn the_arrow_script_finds_a_child_importing_its_parent() {
 
 /// The engine's door stays narrow: `engine/src/lib.rs` makes public these
 /// modules only (the tools' needs: `play`, `nnue`, `eval`, `tb`, `bench`),
-/// beside the items it re-exports (`Engine`, `GoRequest`, `Reporter` ...).
+/// beside the items it re-exports (`Engine`, `Limits`, `Reporter` ...).
 /// Everything else is the crate's own; `unreachable_pub` keeps the items
 /// of its private modules from claiming to be public.
 #[test]

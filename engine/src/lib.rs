@@ -3,8 +3,8 @@
 //! `xiangqi` rules library.
 //!
 //! The way in is one small surface, re-exported here: [`Engine`] (which
-//! owns the table and the threads), what a `go` asks ([`GoRequest`],
-//! [`PlaySettings`], or the search's own [`Limits`]) and what it answers
+//! owns the table and the threads), what a `go` asks ([`Limits`], with the
+//! engine's [`PlaySettings`]) and what it answers
 //! ([`Reporter`], [`IterationInfo`], [`SearchResult`], [`Score`]). Beside
 //! it, a few modules for the tools that need more than a game:
 //!
@@ -49,7 +49,7 @@ pub use controller::Engine;
 /// browser).
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub use now::set_source as set_time_source;
-pub use play::{GoRequest, PlaySettings};
+pub use play::PlaySettings;
 pub use position::Position;
 pub use score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 pub use search::params as search_params;

@@ -1,6 +1,6 @@
 //! What shapes a game's play, beyond the search itself, in one module: what
-//! a `go` means ([`GoRequest`] and [`PlaySettings`] into a book move or the
-//! search's limits, decided in `go` and nowhere else), the opening book
+//! a `go` means (the GUI's request and the [`PlaySettings`] into a book move
+//! or the search's limits, decided in `go` and nowhere else), the opening book
 //! (`book`), the strength levels (`ladder`, measured in `ladder_ratings`)
 //! and the other handicaps (`strength`), and `nodestime`'s node clock
 //! (`nodestime`).
@@ -20,5 +20,5 @@ pub(crate) mod nodestime;
 pub mod strength;
 pub use crate::search::time;
 
-pub use go::{GoRequest, PlaySettings};
+pub use go::PlaySettings;
 pub(crate) use go::{Play, Prepared};
