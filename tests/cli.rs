@@ -42,7 +42,11 @@ fn bench_nodes(out: &str) -> u64 {
 fn bench_signature_is_pinned() {
     let (ok, out, _) = run(&["bench"]);
     assert!(ok);
-    assert_eq!(bench_nodes(&out), 2643374, "{out}");
+    assert_eq!(
+        bench_nodes(&out),
+        jiangjun_engine::bench::PINNED_NODES,
+        "{out}"
+    );
 }
 
 #[test]

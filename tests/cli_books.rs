@@ -154,14 +154,9 @@ fn built_obk_and_book_dat_read_back_equal() {
 /// of each.
 #[test]
 fn convert_book_dat_to_obk_and_ours() {
-    let dat = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
-    if !dat.exists() {
-        eprintln!(
-            "SKIPPED: {} is missing; the test needs ../shared",
-            dat.display()
-        );
+    let Some(dat) = common::shared_path("data/books/BOOK.DAT") else {
         return;
-    }
+    };
     let d = dir();
     let (obk, ours) = (d.join("ee.obk"), d.join("ee.book"));
     let (ok, out, err) = run(&[

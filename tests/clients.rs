@@ -2,21 +2,14 @@
 //! `UcciEngine` and `UciEngine` play a short game (every move checked by
 //! cchess's own rules).
 
-use std::process::Command;
+mod common;
 
-fn python_has(module: &str) -> bool {
-    Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
+use std::process::Command;
 
 #[test]
 fn cchess_ucci_and_uci_drivers_play_a_game() {
-    if !python_has("cchess") {
-        eprintln!("SKIPPED: python3 with cchess is not installed (pip install cchess)");
-        return;
+    if !common::python_has("cchess") {
+        return common::skip("python3 with cchess is not installed (pip install cchess)");
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/cchess_game.py");
     let out = Command::new("python3")

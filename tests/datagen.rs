@@ -365,13 +365,8 @@ fn datagen_then_train_gives_a_network_the_engine_loads() {
 /// and record for record.
 #[test]
 fn shard_recipe_runs_under_gnu_parallel() {
-    let has_parallel = std::process::Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_parallel {
-        eprintln!("SKIPPED: GNU parallel is not installed (apt-get install parallel)");
-        return;
+    if !common::runs("parallel", &["--version"]) {
+        return common::skip("GNU parallel is not installed (apt-get install parallel)");
     }
     let dir = scratch("shard-recipe");
     let openings = dir.join("openings.epd");

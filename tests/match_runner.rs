@@ -198,17 +198,13 @@ fn self_play_match_writes_pgn_and_summary() {
 }
 
 fn python3_available() -> bool {
-    Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    common::runs("python3", &["--version"])
 }
 
 #[test]
 fn misbehaving_engines_lose_and_the_match_goes_on() {
     if !python3_available() {
-        eprintln!("SKIPPED: python3 is needed for the fake engines");
-        return;
+        return common::skip("python3 is needed for the fake engines");
     }
     let me = format!("name=Jiangjun,cmd={BIN},proto=uci");
     for (mode, tc, hang_timeout, ending) in [
@@ -251,8 +247,7 @@ fn misbehaving_engines_lose_and_the_match_goes_on() {
 #[test]
 fn sprt_stops_the_match_early() {
     if !python3_available() {
-        eprintln!("SKIPPED: python3 is needed for the fake engines");
-        return;
+        return common::skip("python3 is needed for the fake engines");
     }
     let me = format!("name=Jiangjun,cmd={BIN},proto=uci");
     let (summary, _) = run_match(&[
@@ -348,8 +343,7 @@ fn pgn_blocks(text: &str) -> Vec<String> {
 #[test]
 fn resume_counts_the_pgn_and_plays_only_the_missing_games() {
     if !python3_available() {
-        eprintln!("SKIPPED: python3 is needed for the fake engines");
-        return;
+        return common::skip("python3 is needed for the fake engines");
     }
     let dir = temp_dir("resume");
     let pgn = dir.join("games.pgn");
@@ -531,8 +525,7 @@ fn a_killed_match_loses_no_game() {
 #[test]
 fn an_engine_that_crashes_or_hangs_mid_game_forfeits_and_is_restarted() {
     if !python3_available() {
-        eprintln!("SKIPPED: python3 is needed for the proxy");
-        return;
+        return common::skip("python3 is needed for the proxy");
     }
     for (mode, tc, ending) in [
         (
@@ -607,8 +600,7 @@ fn an_engine_that_crashes_or_hangs_mid_game_forfeits_and_is_restarted() {
 #[test]
 fn pondering_games_end_cleanly_in_uci_and_ucci() {
     if !python3_available() {
-        eprintln!("SKIPPED: python3 is needed for the proxy");
-        return;
+        return common::skip("python3 is needed for the proxy");
     }
     let dir = temp_dir("ponder");
     let pgn = dir.join("games.pgn");
@@ -675,8 +667,7 @@ fn pondering_games_end_cleanly_in_uci_and_ucci() {
 #[test]
 fn options_change_between_games() {
     if !python3_available() {
-        eprintln!("SKIPPED: python3 is needed for the proxy");
-        return;
+        return common::skip("python3 is needed for the proxy");
     }
     let dir = temp_dir("vary");
     let pgn = dir.join("games.pgn");

@@ -303,16 +303,8 @@ fn a_stopped_shard_resumes_and_other_settings_are_refused() {
 
 #[test]
 fn the_gnu_parallel_recipe_gives_the_whole_match() {
-    let found = Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!(
-            "SKIPPED the_gnu_parallel_recipe_gives_the_whole_match: GNU parallel is not \
-             installed (apt-get install parallel)"
-        );
-        return;
+    if !common::runs("parallel", &["--version"]) {
+        return common::skip("GNU parallel is not installed (apt-get install parallel)");
     }
     let dir = temp_dir("parallel");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/match_shards.sh");

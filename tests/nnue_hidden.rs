@@ -10,7 +10,7 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove};
-use jiangjun_engine::eval::Position;
+use jiangjun_engine::Position;
 use jiangjun_engine::nnue::{Arch, FeatureSet, Network};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -65,7 +65,8 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
     let records = eleeye::records_of(&start_move("a3a4"));
     std::fs::write(&dat, eleeye::EleeyeBook::from_records(records).to_bytes()).unwrap();
     let obk_file = d.join("books-i3i4.bin2");
-    obk::write(&obk_file, &obk::rows_of(&start_move("i3i4"))).unwrap();
+    jiangjun_engine::play::book::obk_file::write(&obk_file, &obk::rows_of(&start_move("i3i4")))
+        .unwrap();
 
     let truncated = d.join("books-truncated.dat");
     let bytes = std::fs::read(&dat).unwrap();
@@ -115,14 +116,9 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
 /// does (`info depth 0 score WEIGHT pv MOVE`, the weight in the score).
 #[test]
 fn book_dat_plays_in_both_dialects() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
-    if !path.exists() {
-        eprintln!(
-            "SKIPPED: {} is missing; the test needs ../shared",
-            path.display()
-        );
+    let Some(path) = common::shared_path("data/books/BOOK.DAT") else {
         return;
-    }
+    };
     let moves = [
         "b2e2", "h2e2", "c3c4", "g3g4", "c0e2", "g0e2", "b0c2", "h0g2", "h2d2", "b2f2", "b2d2",
         "h2f2", "b0a2", "h0i2", "h2c2", "b2g2",
@@ -242,14 +238,9 @@ fn a_book_move_back_to_a_position_of_the_game_is_not_played() {
 /// h2e2 (weight 1473) would repeat; the other 15 are offered instead.
 #[test]
 fn book_dat_skips_a_move_that_repeats() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
-    if !path.exists() {
-        eprintln!(
-            "SKIPPED: {} is missing; the test needs ../shared",
-            path.display()
-        );
+    let Some(path) = common::shared_path("data/books/BOOK.DAT") else {
         return;
-    }
+    };
     let back = "position startpos moves h2e2 h9g7 e2h2 g7h9";
     for (dialect, set, go) in DIALECTS {
         let mut e = engine(dialect);

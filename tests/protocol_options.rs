@@ -10,7 +10,7 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of};
-use jiangjun_engine::eval::Position;
+use jiangjun_engine::Position;
 use jiangjun_engine::eval::evaluate;
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, Network, default_network};
 use jiangjun_engine::play::ladder::{RUNGS, rung_from_skill};

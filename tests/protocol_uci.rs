@@ -3,7 +3,7 @@
 mod common;
 
 use common::{EngineProcess, assert_legal_bestmove, bestmove_of, board_after};
-use jiangjun_engine::eval::Position;
+use jiangjun_engine::Position;
 use jiangjun_engine::eval::{evaluate, evaluate_red};
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, default_network};
 use std::time::{Duration, Instant};

@@ -13,6 +13,33 @@ use std::sync::Arc;
 use xiangqi::board::Board;
 
 pub const DEFAULT_DEPTH: i32 = 13;
+
+/// The node count the default bench must give: the search's signature,
+/// pinned in `engine/bench-nodes.txt`, its one source (the scripts and
+/// workflows read the file; the tests read this). Nothing in the engine
+/// depends on it.
+pub const PINNED_NODES: u64 = parse_count(include_str!("../bench-nodes.txt"));
+
+/// The decimal count of `text` (one line), at compile time.
+const fn parse_count(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    let mut n: u64 = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_digit() {
+            n = n * 10 + (b - b'0') as u64;
+        } else {
+            assert!(
+                b == b'\n' || b == b'\r',
+                "engine/bench-nodes.txt holds one number"
+            );
+        }
+        i += 1;
+    }
+    assert!(n > 0, "engine/bench-nodes.txt holds one number");
+    n
+}
 /// The deepest bench the command line and the protocol accept: deeper
 /// ones run for many minutes.
 pub const MAX_DEPTH: i32 = 20;

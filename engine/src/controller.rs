@@ -14,7 +14,7 @@
 use crate::nnue::{self, Network, NnueError};
 use crate::play::book::Book;
 use crate::play::strength::Grade;
-use crate::play::{GoRequest, Play, PlaySettings, Prepared};
+use crate::play::{Play, PlaySettings, Prepared};
 use crate::position::Position;
 use crate::score::Score;
 use crate::search::job::SearchJob;
@@ -199,7 +199,7 @@ impl Engine {
     /// move (answered at once through `reporter`), or a search with the
     /// time allocation, node clock and strength the settings call for.
     /// Returns true if a search started (it answers through `reporter`).
-    pub fn go(&mut self, board: &Board, request: GoRequest, reporter: Arc<dyn Reporter>) -> bool {
+    pub fn go(&mut self, board: &Board, request: Limits, reporter: Arc<dyn Reporter>) -> bool {
         self.wait();
         self.settle_node_clock();
         match self.play.prepare(board, request, reporter.as_ref()) {

@@ -3,8 +3,8 @@
 //! `xiangqi` rules library.
 //!
 //! The way in is one small surface, re-exported here: [`Engine`] (which
-//! owns the table and the threads), what a `go` asks ([`GoRequest`],
-//! [`PlaySettings`], or the search's own [`Limits`]) and what it answers
+//! owns the table and the threads), what a `go` asks ([`Limits`], with the
+//! engine's [`PlaySettings`]) and what it answers
 //! ([`Reporter`], [`IterationInfo`], [`SearchResult`], [`Score`]). Beside
 //! it, a few modules for the tools that need more than a game:
 //!
@@ -12,7 +12,7 @@
 //!   handicaps, the time policy, `nodestime`);
 //! - [`nnue`]: the network and its file format (the trainer writes it);
 //! - [`eval`]: the hand-made evaluation and its weights (`jiangjun tune`,
-//!   the `eval` command);
+//!   the `eval` command; the position it evaluates is [`Position`]);
 //! - [`search_params`]: the search's margins and reductions (`jiangjun
 //!   spsa`, the `tune` build's options);
 //! - [`tb`]: endgame tables, and their ruling on a game;
@@ -49,8 +49,12 @@ pub use controller::Engine;
 /// browser).
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub use now::set_source as set_time_source;
-pub use play::{GoRequest, PlaySettings};
+pub use play::PlaySettings;
+pub use position::Position;
 pub use score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 pub use search::params as search_params;
-pub use search::{Interrupt, InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Silent};
+pub use search::{
+    Handicap, Interrupt, InterruptHook, IterationInfo, Level, Limits, Reporter, SearchResult,
+    Silent,
+};
 pub use tt::{Bound, TtEntry as HashEntry};

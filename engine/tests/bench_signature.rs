@@ -1,19 +1,18 @@
 //! The `bench` node count is the search's signature: any change of search
 //! behaviour (pruning, ordering, evaluation, time-independent limits) alters
-//! it. A commit that changes it on purpose updates `BENCH_NODES` here and
-//! says `Bench: N` in its message; an unintended change fails this test.
+//! it. A commit that changes it on purpose writes the new count into
+//! `engine/bench-nodes.txt` (its one source, read here as `PINNED_NODES`)
+//! and says `Bench: N` in its message; an unintended change fails this test.
 
-use jiangjun_engine::bench::{DEFAULT_DEPTH, run_bench};
-
-const BENCH_NODES: u64 = 2_643_374;
+use jiangjun_engine::bench::{DEFAULT_DEPTH, PINNED_NODES as BENCH_NODES, run_bench};
 
 #[test]
 fn bench_node_count_is_pinned() {
     let r = run_bench(DEFAULT_DEPTH);
     assert_eq!(
         r.nodes, BENCH_NODES,
-        "bench node count changed: if the search was changed on purpose, set \
-         BENCH_NODES to {} and write `Bench: {}` in the commit message",
+        "bench node count changed: if the search was changed on purpose, write {} into \
+         engine/bench-nodes.txt and `Bench: {}` in the commit message (CONTRIBUTING.md)",
         r.nodes, r.nodes
     );
 }

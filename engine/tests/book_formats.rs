@@ -8,26 +8,18 @@
 // Test code: a failed unwrap is a failed test, reported with its line.
 #![allow(clippy::unwrap_used)]
 
+#[path = "../../xiangqi/tests/common/mod.rs"]
+mod common;
+
 use jiangjun_engine::play::book::walk::walk;
-use jiangjun_engine::play::book::{Book, Entry, obk};
+use jiangjun_engine::play::book::{Book, Entry, obk, obk_file};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, SQUARES, Square};
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is missing; the test needs ../shared",
-            p.display()
-        );
-        None
-    }
+    common::shared_path(rel)
 }
 
 fn book_dat() -> Option<Book> {
@@ -216,7 +208,7 @@ fn book_dat_to_obk_to_ours_keeps_every_move_and_weight() {
     let w = walk(&source, &Board::startpos(), 200);
     let obk_path = temp("round.obk");
     let rows = obk::rows_of(&w.positions);
-    assert_eq!(obk::write(&obk_path, &rows).unwrap(), w.moves());
+    assert_eq!(obk_file::write(&obk_path, &rows).unwrap(), w.moves());
     let obk_book = Book::load(&obk_path).unwrap();
     assert_eq!(obk_book.format(), jiangjun_engine::play::book::Format::Obk);
     let w2 = walk(&obk_book, &Board::startpos(), 200);

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use jiangjun_engine::Engine;
-use jiangjun_engine::eval::Position;
+use jiangjun_engine::Position;
 use jiangjun_engine::eval::{evaluate, evaluate_partial};
 use jiangjun_engine::play::ladder;
 use jiangjun_engine::play::strength::{Grade, Randomness, Strength};
@@ -30,7 +30,7 @@ fn search(fen: &str, depth: i32, strength: Strength) -> SearchResult {
         Limits {
             depth: Some(depth),
             multipv: 1,
-            strength,
+            strength: strength.handicap(),
             ..Limits::default()
         },
     );

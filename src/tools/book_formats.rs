@@ -3,7 +3,7 @@
 
 use crate::tools::{EXIT_USAGE, fail};
 use jiangjun_engine::play::book::walk::{Walk, walk};
-use jiangjun_engine::play::book::{Book, Entry, JjBook, eleeye, obk};
+use jiangjun_engine::play::book::{Book, Entry, JjBook, eleeye, obk, obk_file};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use xiangqi::board::Board;
@@ -52,7 +52,7 @@ pub fn write_positions(
             std::fs::write(out, book.to_bytes()).map_err(|e| err(&e))?;
             Ok(book.len())
         }
-        OutFormat::Obk => obk::write(out, &obk::rows_of(positions)).map_err(|e| err(&e)),
+        OutFormat::Obk => obk_file::write(out, &obk::rows_of(positions)).map_err(|e| err(&e)),
     }
 }
 

@@ -2,9 +2,10 @@
 //! its captures lead to, smallest first, reusing tables already there.
 
 use crate::format::TableFile;
-use crate::generate::{Stats, generate};
+use crate::generate::generate;
 use crate::index::Indexer;
 use crate::material::Material;
+use crate::stats::Stats;
 use crate::table::{Table, TableSet};
 use std::path::Path;
 use std::time::Instant;

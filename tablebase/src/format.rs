@@ -26,9 +26,10 @@
 //! 255 no legal position; 2 bytes: the same in a `u16`, `u16::MAX` for no
 //! position) and compressed with LZ4 (block format).
 
-#[cfg(feature = "generate")]
-use crate::generate::Stats;
+use crate::checksum::{FNV_START, fnv};
 use crate::material::Material;
+#[cfg(feature = "generate")]
+use crate::stats::Stats;
 #[cfg(feature = "generate")]
 use crate::table::Table;
 use crate::value::INVALID;
@@ -64,17 +65,6 @@ pub enum FormatError {
         what: String,
     },
 }
-
-/// The FNV-1a 64 hash of `bytes`, continuing from `h`.
-pub(crate) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-/// FNV-1a 64's starting value.
-pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The checksum of a file's bytes (the checksum field counted as zero).
 fn checksum(bytes: &[u8]) -> u64 {

@@ -40,6 +40,7 @@ use crate::geometry::EMPTY;
 use crate::index::Indexer;
 use crate::material::Material;
 use crate::moves::{after, for_each_move_while, for_each_unmove, is_legal};
+use crate::stats::Stats;
 use crate::table::{Captures, Table, TableSet};
 use crate::value::{DRAW, INVALID, back, better, dtm, is_loss, is_win, mate_in};
 use rayon::prelude::*;
@@ -51,28 +52,6 @@ use std::time::Instant;
 const CAP_DRAW: u16 = u16::MAX - 1;
 /// No capture (in `cap`).
 const CAP_NONE: u16 = 0;
-
-/// Figures of one generation, for the log and the docs.
-#[derive(Clone, Debug, Default)]
-pub struct Stats {
-    /// Indices.
-    pub size: u64,
-    /// Legal positions.
-    pub legal: u64,
-    /// Wins, draws and losses for the side to move.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Losses.
-    pub losses: u64,
-    /// Positions lost by the perpetual-check rule (the side to move can
-    /// only check forever).
-    pub rule_losses: u64,
-    /// The longest distance to mate.
-    pub max_dtm: u16,
-    /// Passes of the retrograde (1 + rounds of perpetual check found).
-    pub passes: u32,
-}
 
 /// Build the table of `material` (canonical), its captures' tables being
 /// in `subs`.

@@ -25,6 +25,7 @@
 
 #[cfg(feature = "generate")]
 pub mod build;
+mod checksum;
 pub mod format;
 #[cfg(feature = "generate")]
 pub mod generate;
@@ -37,6 +38,8 @@ pub mod perpetual;
 pub mod probe;
 #[cfg(all(test, feature = "generate"))]
 mod reference;
+#[cfg(feature = "generate")]
+pub mod stats;
 pub mod table;
 pub mod value;
 #[cfg(feature = "generate")]

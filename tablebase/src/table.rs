@@ -21,7 +21,7 @@ pub struct TableSet {
     tables: HashMap<Material, Arc<Table>, BuildHasherDefault<MaterialHasher>>,
 }
 
-/// FNV-1a (the files' checksum, [`crate::format::fnv`]) over a material's
+/// FNV-1a (the files' checksum, [`crate::checksum::fnv`]) over a material's
 /// few count bytes. `tb verify` looks a table up for every move of every
 /// position, and the default SipHash was 6 % of its time; a set's keys are
 /// our own files' materials, so a hash that resists chosen keys buys
@@ -30,7 +30,7 @@ pub(crate) struct MaterialHasher(u64);
 
 impl Default for MaterialHasher {
     fn default() -> MaterialHasher {
-        MaterialHasher(crate::format::FNV_START)
+        MaterialHasher(crate::checksum::FNV_START)
     }
 }
 
@@ -40,7 +40,7 @@ impl Hasher for MaterialHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        self.0 = crate::format::fnv(self.0, bytes);
+        self.0 = crate::checksum::fnv(self.0, bytes);
     }
 }
 

@@ -25,6 +25,7 @@
 //! with stand-ins for the imports that print to stdout.
 
 mod host;
+mod query;
 mod rules;
 mod tables;
 

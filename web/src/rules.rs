@@ -21,22 +21,10 @@
 //! Answers: `{"ok":true,...}`, or `{"ok":false,"error":"...","ply":N}`
 //! where `ply` is the index of the move refused (-1: the FEN itself).
 
+use crate::query::{Refusal, json_string, refuse, replay, split_position};
 use std::fmt::Write;
 use xiangqi::notation::{chinese, parse_chinese, parse_wxf, wxf};
-use xiangqi::{Board, Color, Outcome, START_FEN};
-
-/// A refused query: why, and at which move (-1: the position).
-pub struct Refusal {
-    error: String,
-    ply: i64,
-}
-
-pub fn refuse(error: impl ToString, ply: i64) -> Refusal {
-    Refusal {
-        error: error.to_string(),
-        ply,
-    }
-}
+use xiangqi::{Color, Outcome};
 
 /// The answer to one query line, as JSON.
 pub fn answer(query: &str) -> String {
@@ -49,48 +37,7 @@ pub fn answer(query: &str) -> String {
             -1,
         )),
     };
-    result.unwrap_or_else(|r| {
-        format!(
-            "{{\"ok\":false,\"error\":{},\"ply\":{}}}",
-            json_string(&r.error),
-            r.ply
-        )
-    })
-}
-
-/// A position as UCI's `position` gives it: the board and the moves'
-/// texts, not yet played.
-pub fn split_position(text: &str) -> (&str, Vec<&str>) {
-    let text = text.trim();
-    let (fen, moves) = match text.find(" moves") {
-        Some(at) => (&text[..at], text[at + " moves".len()..].trim()),
-        None if text.starts_with("moves") => ("", text["moves".len()..].trim()),
-        None => (text, ""),
-    };
-    let fen = fen.trim();
-    let fen = fen.strip_prefix("fen ").unwrap_or(fen).trim();
-    (fen, moves.split_whitespace().collect())
-}
-
-/// The board the position describes, with its moves played (and recorded,
-/// so that repetitions are ruled on), and the moves in order.
-pub fn replay(fen: &str, moves: &[&str]) -> Result<(Board, Board, Vec<xiangqi::Move>), Refusal> {
-    let fen = if fen.is_empty() || fen == "startpos" {
-        START_FEN
-    } else {
-        fen
-    };
-    let start = Board::from_fen(fen).map_err(|e| refuse(format!("invalid FEN: {e}"), -1))?;
-    let mut board = start.clone();
-    let mut played = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let mv = board
-            .parse_move(text)
-            .map_err(|e| refuse(format!("move {}: {e}", i + 1), i as i64))?;
-        board.make_move(mv);
-        played.push(mv);
-    }
-    Ok((start, board, played))
+    result.unwrap_or_else(|r| r.json())
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -176,24 +123,6 @@ fn read(rest: &str) -> Result<String, Refusal> {
         json_string(&chinese(&board, mv)),
         json_string(&wxf(&board, mv))
     ))
-}
-
-/// `s` as a JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

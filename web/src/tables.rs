@@ -17,7 +17,7 @@
 //! (say a pawn behind its start); `rule` when the side to move is lost by
 //! the perpetual-check rule (a loss in 0 plies with moves left).
 
-use crate::rules::{Refusal, json_string, refuse, replay, split_position};
+use crate::query::{Refusal, json_string, refuse, replay, split_position};
 use jiangjun_tablebase::probe::pos_of;
 use jiangjun_tablebase::value::{back, better, unpack};
 use jiangjun_tablebase::{Material, Tablebases};

@@ -9,10 +9,13 @@
 // M` on the same position answers M only if M is legal.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import Jiangjun, { JiangjunRules, loadModule } from '../pkg/jiangjun.mjs';
 
-const BENCH_NODES = 2643374;
+// The pinned count's one source, which the native tests read too.
+const BENCH_NODES = Number(
+  readFileSync(new URL('../../engine/bench-nodes.txt', import.meta.url), 'utf8').trim(),
+);
 const FEN = 'r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1';
 
 if (!existsSync(new URL('../pkg/jiangjun.wasm', import.meta.url))) {

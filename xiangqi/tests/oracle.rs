@@ -13,22 +13,9 @@ use std::process::{Command, Stdio};
 use xiangqi::board::{Board, START_FEN};
 
 fn oracle_available() -> Option<std::path::PathBuf> {
-    let path = common::shared_dir().join("tools/oracle.py");
-    if !path.exists() {
-        eprintln!(
-            "SKIPPED: {} is missing; the test needs ../shared",
-            path.display()
-        );
-        return None;
-    }
-    let ok = Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("SKIPPED: python3 with pyffish is not installed (pip install pyffish)");
+    let path = common::shared_path("tools/oracle.py")?;
+    if !common::python_has("pyffish") {
+        common::skip("python3 with pyffish is not installed (pip install pyffish)");
         return None;
     }
     Some(path)

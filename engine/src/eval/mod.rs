@@ -1,6 +1,6 @@
 //! Static evaluation, from the side to move's point of view.
 //!
-//! The evaluation is linear in its weights (`params::WEIGHTS`, each a
+//! The evaluation is linear in its weights (`WEIGHTS`, each a
 //! middlegame/endgame pair) so that they can be tuned from game results
 //! (`jiangjun tune`): `terms` visits every feature of a position and hands
 //! (weight index, colour, count) to an accumulator, which either sums the
@@ -22,12 +22,36 @@ pub mod psq;
 mod weights;
 
 /// A board with the evaluation's incremental sums (what `evaluate` reads).
-pub use crate::position::Position;
 use crate::score::Score;
 pub use endgame::{KNOWN_WIN, known_win, scale};
 use params::*;
+pub use weights::WEIGHTS;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, PieceKind};
+
+// Material is one value in every phase (see `params::MATERIAL`). Here,
+// not in `params`, which `weights` reads: the layout and the weights would
+// import each other.
+const _: () = {
+    let mut k = 0;
+    while k < 7 {
+        assert!(WEIGHTS[MATERIAL + k].0 == WEIGHTS[MATERIAL + k].1);
+        k += 1;
+    }
+};
+
+const fn pack_all() -> [Score; NUM_WEIGHTS] {
+    let mut t = [0; NUM_WEIGHTS];
+    let mut i = 0;
+    while i < NUM_WEIGHTS {
+        t[i] = packed::s(WEIGHTS[i].0, WEIGHTS[i].1);
+        i += 1;
+    }
+    t
+}
+
+/// The weights packed as the board and the evaluation add them.
+pub static WEIGHTS_PACKED: [Score; NUM_WEIGHTS] = pack_all();
 
 /// What the evaluation reads of a position: the board, and the piece-square
 /// sums and game phase kept incrementally as moves are made (by

@@ -5,7 +5,8 @@
 //! by the game phase. The values come from the tuned weights (`params`).
 
 use super::packed::s;
-use super::params::{ADVISOR_MISSING, ELEPHANT_MISSING, MATERIAL, WEIGHTS, pst_index};
+use super::params::{ADVISOR_MISSING, ELEPHANT_MISSING, MATERIAL, pst_index};
+use super::weights::WEIGHTS;
 use crate::score::Score;
 use xiangqi::types::{Color, Piece, PieceKind, SQUARES, Square};
 

@@ -1,60 +1,22 @@
-//! What a `go` means: from what the GUI said ([`GoRequest`], in
-//! milliseconds) and the engine's settings ([`PlaySettings`], from the
-//! options) to a book move or to the search's [`Limits`]: the opening book,
-//! the strength handicap, `nodestime`'s node clock, and what a `go` without
-//! limits does. The protocol converts units and prints; the engine decides,
-//! here and nowhere else (the protocol asks [`GoRequest::has_no_limit`] and
-//! [`GoRequest::ends_only_when_told`] rather than deciding again).
+//! What a `go` means: from what the GUI said (the [`Limits`] the protocol
+//! filled in, in milliseconds) and the engine's settings ([`PlaySettings`],
+//! from the options) to a book move or to the limits the search runs with:
+//! the opening book, the strength handicap, `nodestime`'s node clock, and
+//! what a `go` without limits does. The protocol converts units and prints;
+//! the engine decides, here and nowhere else (the protocol asks
+//! [`Limits::has_no_limit`] and [`Limits::ends_only_when_told`] rather than
+//! deciding again).
 
 use super::book::{Book, Entry, Random};
 use super::ladder;
 use super::nodestime::NodeClock;
 use super::strength::{self, Grade, Randomness, Strength};
-use super::time::Clock;
 use crate::score::MAX_PLY;
 use crate::search::params::SearchParams;
+use crate::search::time::Clock;
 use crate::search::{Limits, Reporter, SearchResult};
 use xiangqi::board::Board;
 use xiangqi::types::Move;
-
-/// A `go` as the GUI sent it, in engine units (milliseconds, moves).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoRequest {
-    /// The side to move's clock, increment and moves to the next control.
-    pub time: Option<u64>,
-    pub inc: u64,
-    pub movestogo: Option<u32>,
-    /// A fixed time for this move.
-    pub movetime: Option<u64>,
-    pub depth: Option<i32>,
-    pub nodes: Option<u64>,
-    /// Mate in this many moves.
-    pub mate: Option<u32>,
-    pub infinite: bool,
-    pub ponder: bool,
-    /// Only these root moves (empty: all).
-    pub searchmoves: Vec<Move>,
-    /// Never these root moves (UCCI `banmoves`).
-    pub banmoves: Vec<Move>,
-}
-
-impl GoRequest {
-    /// No depth, node, mate, clock or move-time limit: such a `go` searches
-    /// until told to stop, `infinite` or not.
-    pub fn has_no_limit(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && self.mate.is_none()
-            && self.time.is_none()
-            && self.movetime.is_none()
-    }
-
-    /// The search ends only when told (`stop`, or `ponderhit` for a ponder
-    /// search): infinite, pondering, or without any limit.
-    pub fn ends_only_when_told(&self) -> bool {
-        self.infinite || self.ponder || self.has_no_limit()
-    }
-}
 
 /// The options that shape a `go`, as the engine keeps them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,7 +121,7 @@ impl Play {
     pub(crate) fn prepare(
         &mut self,
         board: &Board,
-        req: GoRequest,
+        req: Limits,
         reporter: &dyn Reporter,
     ) -> Prepared {
         if self.book_move(board, &req, reporter) {
@@ -169,30 +131,26 @@ impl Play {
         let depth = req.depth.map(|d| d.clamp(0, MAX_PLY as i32 - 8));
         // A `go` with no limit at all searches until told to stop.
         let infinite = req.infinite || req.has_no_limit();
+        // What the GUI asked, bounded; the rest from the settings.
         let mut limits = Limits {
             depth,
-            nodes: req.nodes,
             clock: Clock {
-                time: req.time,
-                inc: req.inc,
-                movestogo: req.movestogo.filter(|&m| m > 0).map(|m| m.min(1000)),
-                movetime: req.movetime,
+                movestogo: req.clock.movestogo.filter(|&m| m > 0).map(|m| m.min(1000)),
+                ..req.clock
             },
             infinite,
-            ponder: req.ponder,
             mate: req
                 .mate
                 .filter(|&m| m > 0)
                 .map(|m| m.min(MAX_PLY as u32 / 2)),
-            searchmoves: req.searchmoves,
-            banmoves: req.banmoves,
             multipv: s.multipv,
             move_overhead: s.move_overhead,
             // Infinite searches answer only when told, in both dialects.
             wait_for_stop: infinite,
             // A new seed for each search.
-            strength: s.strength(self.random.next_u64()),
+            strength: s.strength(self.random.next_u64()).handicap(),
             params: s.search,
+            ..req
         };
         self.node_clock.apply(&mut limits, s.nodestime);
         Prepared::Search(Box::new(limits))
@@ -203,7 +161,7 @@ impl Play {
     /// limit) and the position has book moves allowed by `searchmoves` and
     /// `banmoves` that do not bring back a position of the game. A move is
     /// drawn by weight. Returns true if it answered.
-    fn book_move(&mut self, board: &Board, req: &GoRequest, reporter: &dyn Reporter) -> bool {
+    fn book_move(&mut self, board: &Board, req: &Limits, reporter: &dyn Reporter) -> bool {
         let s = &self.settings;
         if !s.own_book
             || s.analyse_mode
@@ -213,7 +171,7 @@ impl Play {
             || req.mate.is_some()
             || req.infinite
             || req.ponder
-            || (req.time.is_none() && req.movetime.is_none())
+            || (req.clock.time.is_none() && req.clock.movetime.is_none())
         {
             return false;
         }
@@ -290,10 +248,13 @@ mod tests {
         }
     }
 
-    fn clock(ms: u64) -> GoRequest {
-        GoRequest {
-            time: Some(ms),
-            ..GoRequest::default()
+    fn clock(ms: u64) -> Limits {
+        Limits {
+            clock: Clock {
+                time: Some(ms),
+                ..Clock::default()
+            },
+            ..Limits::default()
         }
     }
 
@@ -312,7 +273,7 @@ mod tests {
         assert!(record.book.lock().unwrap().contains(&best));
         // A banned move is never the book's choice; a search limit, the
         // book off or analysis mode mean a search.
-        let banned = GoRequest {
+        let banned = Limits {
             banmoves: record.book.lock().unwrap().clone(),
             ..clock(60_000)
         };
@@ -320,7 +281,7 @@ mod tests {
             play.prepare(&board, banned, &Record::default()),
             Prepared::Search(_)
         ));
-        let deep = GoRequest {
+        let deep = Limits {
             depth: Some(5),
             ..clock(60_000)
         };
@@ -382,19 +343,19 @@ mod tests {
     /// What "no limit" means is decided here once: the protocol asks.
     #[test]
     fn a_go_without_limits_ends_only_when_told() {
-        let bare = GoRequest::default();
+        let bare = Limits::default();
         assert!(bare.has_no_limit() && bare.ends_only_when_told());
         let timed = clock(1000);
         assert!(!timed.has_no_limit() && !timed.ends_only_when_told());
-        let ponder = GoRequest {
+        let ponder = Limits {
             ponder: true,
             ..clock(1000)
         };
         assert!(!ponder.has_no_limit() && ponder.ends_only_when_told());
-        let infinite = GoRequest {
+        let infinite = Limits {
             infinite: true,
             depth: Some(3),
-            ..GoRequest::default()
+            ..Limits::default()
         };
         assert!(!infinite.has_no_limit() && infinite.ends_only_when_told());
     }
@@ -409,15 +370,18 @@ mod tests {
             Prepared::Answered => panic!("answered"),
         };
         // No limit at all: until told to stop.
-        let l = limits(&mut play, GoRequest::default());
+        let l = limits(&mut play, Limits::default());
         assert!(l.infinite && l.wait_for_stop);
         // Absurd depths, mates and moves to go are brought into range.
         let l = limits(
             &mut play,
-            GoRequest {
+            Limits {
                 depth: Some(i32::MAX),
                 mate: Some(u32::MAX),
-                movestogo: Some(0),
+                clock: Clock {
+                    movestogo: Some(0),
+                    ..clock(1000).clock
+                },
                 ..clock(1000)
             },
         );
@@ -425,21 +389,30 @@ mod tests {
         assert_eq!(l.mate, Some(MAX_PLY as u32 / 2));
         assert_eq!(l.clock.movestogo, None);
         assert!(!l.infinite);
-        // The strength comes from the settings, full by default.
+        // The strength comes from the settings, full by default; the search
+        // is told the level of the rung.
         assert!(!l.strength.limited());
+        let level = |rung| {
+            Strength {
+                rung,
+                ..Strength::default()
+            }
+            .handicap()
+            .level
+        };
         play.settings.skill_level = 0;
-        assert_eq!(limits(&mut play, clock(1000)).strength.rung, 0);
+        assert_eq!(limits(&mut play, clock(1000)).strength.level, level(0));
         play.settings.skill_level = 19;
         assert_eq!(
-            limits(&mut play, clock(1000)).strength.rung,
-            ladder::rung_from_skill(19)
+            limits(&mut play, clock(1000)).strength.level,
+            level(ladder::rung_from_skill(19))
         );
         // `UCI_Elo` overrides the skill level once strength is limited.
         play.settings.limit_strength = true;
         play.settings.elo = ladder::ELO_MAX;
         assert!(!limits(&mut play, clock(1000)).strength.limited());
         play.settings.elo = ladder::ELO_MIN;
-        assert_eq!(limits(&mut play, clock(1000)).strength.rung, 0);
+        assert_eq!(limits(&mut play, clock(1000)).strength.level, level(0));
         play.settings.limit_strength = false;
         play.settings.skill_level = 3;
         // `nodestime` turns the clock into a node budget.

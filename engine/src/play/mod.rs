@@ -1,13 +1,16 @@
 //! What shapes a game's play, beyond the search itself, in one module: what
-//! a `go` means ([`GoRequest`] and [`PlaySettings`] into a book move or the
-//! search's limits, decided in `go` and nowhere else), the opening book
+//! a `go` means (the GUI's request and the [`PlaySettings`] into a book move
+//! or the search's limits, decided in `go` and nowhere else), the opening book
 //! (`book`), the strength levels (`ladder`, measured in `ladder_ratings`)
-//! and the other handicaps (`strength`), the time policy (`time`) and
-//! `nodestime`'s node clock (`nodestime`).
+//! and the other handicaps (`strength`), and `nodestime`'s node clock
+//! (`nodestime`).
 //!
-//! The leaves (`time`, `strength`, `ladder`) are what the search reads of a
-//! `go`'s limits; `go` alone drives the search (through `crate::search`'s
-//! `Limits`), so the arrows run one way: `go` -> search -> the leaves.
+//! The arrows run one way, from here to `crate::search`, never back: the
+//! search defines what it is told (`Limits`, with the clock of
+//! `search::time`, the time policy it applies, and the plain `Handicap`
+//! that `strength` works out from the options and the ladder), and `go`
+//! fills it in. `time` is re-exported here, where the tools have always
+//! found it.
 
 pub mod book;
 mod go;
@@ -15,7 +18,7 @@ pub mod ladder;
 pub mod ladder_ratings;
 pub(crate) mod nodestime;
 pub mod strength;
-pub mod time;
+pub use crate::search::time;
 
-pub use go::{GoRequest, PlaySettings};
+pub use go::PlaySettings;
 pub(crate) use go::{Play, Prepared};

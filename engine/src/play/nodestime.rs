@@ -9,8 +9,8 @@
 //! looked at. Fixed move times, infinite and ponder searches are left as
 //! they are.
 
-use super::time::{self, Clock};
 use crate::search::Limits;
+use crate::search::time::{self, Clock};
 
 #[derive(Default)]
 pub(crate) struct NodeClock {

@@ -1,12 +1,12 @@
-//! The search side of `crate::play::strength`: the evaluation a weakened engine
-//! uses, and a skill level's choice of move. At full strength neither does
+//! How the search applies its [`Handicap`](super::weakening::Handicap): the
+//! evaluation a weakened engine uses, and a skill level's choice of move. At full strength neither does
 //! anything: `evaluate` is the position's evaluation (the network's, or the
 //! hand-made one) behind one flag, and no pick is made.
 
 use super::skill_pick::SkillPick;
+use super::weakening::{Grade, keeps_term, noise, pick};
 use super::worker::Worker;
 use crate::eval::evaluate_partial;
-use crate::play::strength::{self, Grade};
 use crate::position::Position;
 use crate::score::Score;
 
@@ -27,11 +27,11 @@ impl Worker<'_> {
     fn handicapped_evaluate(&mut self) -> Score {
         let s = &self.limits.strength;
         let v = evaluate_with_knowledge(&mut self.board, s.knowledge);
-        let mask = s.noise_mask();
+        let mask = s.noise_mask;
         if mask == 0 {
             v
         } else {
-            v + strength::noise(self.board.key(), s.seed, mask)
+            v + noise(self.board.key(), s.seed, mask)
         }
     }
 
@@ -44,7 +44,7 @@ impl Worker<'_> {
         }
         let lines = lines.clamp(1, self.root_moves.len());
         let scores: Vec<Score> = self.root_moves[..lines].iter().map(|r| r.score).collect();
-        let i = strength::pick(&scores, self.limits.strength.weakness(), &mut self.rng);
+        let i = pick(&scores, self.limits.strength.weakness(), &mut self.rng);
         let line = self.root_moves[i].clone();
         let ponder = match line.pv.get(1) {
             Some(&m) => Some(m),
@@ -60,6 +60,6 @@ impl Worker<'_> {
 pub(crate) fn evaluate_with_knowledge(pos: &mut Position, knowledge: Grade) -> Score {
     match knowledge {
         Grade::Large => pos.evaluate(),
-        k => evaluate_partial(pos, |i| strength::keeps_term(k, i), k != Grade::None),
+        k => evaluate_partial(pos, |i| keeps_term(k, i), k != Grade::None),
     }
 }

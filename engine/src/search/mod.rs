@@ -18,9 +18,13 @@
 //! - `rules`: repetition and move-limit rulings inside the tree;
 //! - `root_moves`: the root move list;
 //! - `smp`: the main and helper jobs, and which thread's move is played;
-//! - `handicap`: the evaluation and the move choice of a weakened engine
-//!   (`skill_pick`: the line it chose)
-//!   (`crate::play::strength`).
+//! - `time`: the time policy (`TimeManager`) and the clock it reads;
+//! - `handicap`: what a weakened engine is told (`Handicap`, which
+//!   `crate::play::strength` works out), its evaluation and its move choice
+//!   (`skill_pick`: the line it chose).
+//!
+//! Nothing here imports `crate::play`: play fills in the search's
+//! `Limits`, the search never reads play's types.
 
 mod alphabeta;
 mod handicap;
@@ -38,9 +42,12 @@ mod root_moves;
 mod rules;
 mod shared;
 pub(crate) mod smp;
+pub mod time;
+mod weakening;
 mod worker;
 
 pub(crate) use history::ThreadData;
 pub use limits::{Interrupt, InterruptHook, Limits};
-pub use report::{IterationInfo, Reporter, SearchResult, Silent};
+pub use report::{BookEntry, IterationInfo, Reporter, SearchResult, Silent};
 pub(crate) use shared::Shared;
+pub use weakening::{Grade, Handicap, Level, rng};

@@ -1,9 +1,23 @@
 //! What the search answers: its lines on the way (`IterationInfo`, through
-//! a `Reporter`) and its result (`SearchResult`).
+//! a `Reporter`) and its result (`SearchResult`); and, through the same
+//! reporter, a `go` answered from the book (`BookEntry`, the book's moves
+//! as `crate::play::book` finds them).
 
 use crate::score::Score;
 use crate::tt::Bound;
 use xiangqi::types::Move;
+
+/// A book move found for a position (`crate::play::book::Entry`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookEntry {
+    pub mv: Move,
+    /// What the choice is proportional to.
+    pub weight: u32,
+    /// A score in centipawns, mover's view (0 where the format has none).
+    pub score: i16,
+    /// Games that played the move (0 where the format has none).
+    pub games: u32,
+}
 
 /// One line of search output.
 pub struct IterationInfo<'a> {
@@ -46,7 +60,7 @@ pub trait Reporter: Send + Sync {
     }
     /// The book moves a `go` chose among (`total`: their summed weight),
     /// before the book move's `best_move`.
-    fn book_moves(&self, _entries: &[crate::play::book::Entry], _total: u32) {}
+    fn book_moves(&self, _entries: &[BookEntry], _total: u32) {}
 }
 
 /// A reporter that prints nothing (bench, tests, tools).

@@ -11,8 +11,8 @@ use super::report::{IterationInfo, Reporter};
 use super::root_moves::RootMove;
 use super::shared::Shared;
 use super::skill_pick::SkillPick;
-use crate::play::strength::{self, Grade};
-use crate::play::time::TimeManager;
+use super::time::TimeManager;
+use super::weakening::{Grade, rng};
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
 use crate::tt::{Bound, TranspositionTable};
@@ -150,7 +150,7 @@ impl<'a> Worker<'a> {
             prune_moves: limits.strength.pruning > Grade::Medium,
             custom_eval: limits.strength.custom_eval(),
             skill_pick: None,
-            rng: strength::rng(limits.strength.seed),
+            rng: rng(limits.strength.seed),
         }
     }
 

@@ -8,7 +8,8 @@ use super::super::format::perft_report;
 use super::super::input::Event;
 use super::super::output::SearchOutput;
 use super::state::{Active, Session};
-use jiangjun_engine::play::GoRequest;
+use jiangjun_engine::Limits;
+use jiangjun_engine::play::time::Clock;
 use std::sync::Arc;
 use xiangqi::types::Color;
 
@@ -40,7 +41,7 @@ impl Session {
     /// What the GUI said, in engine units: milliseconds (UCCI seconds
     /// without `usemillisec`), the side to move's clock, the moves of
     /// `searchmoves` and `banmoves`. The engine decides the rest.
-    pub(super) fn request(&self, p: &GoParams, malformed: bool) -> GoRequest {
+    pub(super) fn request(&self, p: &GoParams, malformed: bool) -> Limits {
         let unit = self.dialect.ms_per_clock_unit(&self.options);
         let ms = |x: f64| (x * unit).clamp(0.0, MAX_CLOCK_MS as f64) as u64;
         let red = self.board.side_to_move() == Color::Red;
@@ -69,11 +70,14 @@ impl Session {
                     .error(&format!("searchmoves: {}", excerpt(&e.to_string()))),
             }
         }
-        let mut request = GoRequest {
-            time: time.map(ms),
-            inc: inc.map_or(0, ms),
-            movestogo: p.movestogo.map(|m| m.clamp(0, u32::MAX as i64) as u32),
-            movetime: p.movetime.map(ms),
+        // What the GUI asked; the engine sets the rest of the limits.
+        let mut request = Limits {
+            clock: Clock {
+                time: time.map(ms),
+                inc: inc.map_or(0, ms),
+                movestogo: p.movestogo.map(|m| m.clamp(0, u32::MAX as i64) as u32),
+                movetime: p.movetime.map(ms),
+            },
             depth: p.depth.map(|d| d.clamp(0, i32::MAX as i64) as i32),
             nodes: p.nodes,
             mate: p.mate.map(|m| m.clamp(0, u32::MAX as i64) as u32),
@@ -81,6 +85,7 @@ impl Session {
             ponder: p.ponder,
             searchmoves,
             banmoves: self.banmoves.clone(),
+            ..Limits::default()
         };
         // The engine decides what no limit means (until stopped); a
         // garbled `go` is the protocol's to bound.
@@ -88,7 +93,7 @@ impl Session {
             // Never search forever because of a garbled `go`.
             self.out
                 .error("go: no usable limit left; searching for 1 second");
-            request.movetime = Some(1000);
+            request.clock.movetime = Some(1000);
         }
         request
     }

@@ -4,8 +4,8 @@
 use super::super::command::PositionBase;
 use super::super::command::excerpt;
 use super::state::Session;
+use jiangjun_engine::Position;
 use jiangjun_engine::bench;
-use jiangjun_engine::eval::Position;
 use jiangjun_engine::play::strength::Grade;
 use xiangqi::types::Color;
 

@@ -312,9 +312,9 @@ mod tests {
     use super::*;
     use crate::tools::tune::samples::sample;
     use crate::tools::tune::weights_file::{engine_weights, weights_source};
-    use jiangjun_engine::eval::Position;
+    use jiangjun_engine::Position;
+    use jiangjun_engine::eval::WEIGHTS;
     use jiangjun_engine::eval::evaluate_red;
-    use jiangjun_engine::eval::params::WEIGHTS;
     use jiangjun_trainer::data;
     use xiangqi::board::Board;
     use xiangqi::types::Color;

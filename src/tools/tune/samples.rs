@@ -5,7 +5,7 @@
 //! centred by).
 
 use crate::tools::records::Game;
-use jiangjun_engine::eval::Position;
+use jiangjun_engine::Position;
 use jiangjun_engine::eval::params::{MATERIAL, NUM_WEIGHTS, pst_index};
 use jiangjun_engine::eval::{Accumulator, known_win, psq, scale, terms};
 use jiangjun_trainer::data;

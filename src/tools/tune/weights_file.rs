@@ -2,7 +2,8 @@
 //! weights as the tuner starts from them, a file's weights read back
 //! (`--start`), and the file written from tuned weights.
 
-use jiangjun_engine::eval::params::{self, NUM_WEIGHTS, WEIGHTS};
+use jiangjun_engine::eval::WEIGHTS;
+use jiangjun_engine::eval::params::{self, NUM_WEIGHTS};
 
 /// The engine's weights.
 pub(super) fn engine_weights() -> Vec<(f64, f64)> {

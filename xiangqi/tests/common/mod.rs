@@ -18,19 +18,83 @@ pub fn shared_dir() -> PathBuf {
         .unwrap_or_else(|| manifest.join("../shared"))
 }
 
-/// Read a file under `../shared`, or print why the test is skipped and return None.
-pub fn shared_file(rel: &str) -> Option<String> {
-    let path = shared_dir().join(rel);
-    match std::fs::read_to_string(&path) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            eprintln!(
-                "SKIPPED: {} is missing ({e}); the test needs ../shared",
-                path.display()
-            );
-            None
-        }
+/// Whether the tests run under CI: the `CI` variable is set (GitHub's
+/// runners set `CI=true`, `.ci/run` exports `CI=1`) and is not empty, `0`
+/// or `false`.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
+}
+
+/// A test that cannot run here, `why` naming what is missing: under CI the
+/// test fails, since CI installs every tool and brings every file the tests
+/// need, and a test that passes there by not running hides a broken CI.
+/// Without CI it prints `SKIPPED: why` on stderr and the caller returns.
+pub fn skip(why: &str) {
+    assert!(
+        !in_ci(),
+        "{why}; CI is set, and under CI every test must run (unset CI to skip it)"
+    );
+    eprintln!("SKIPPED: {why}");
+}
+
+/// The variable that names why a CI run has no `../shared` at all (a
+/// runner that cannot have the reference data): then, and only when the
+/// whole directory is absent, the tests that need it skip under CI too,
+/// printing the reason.
+pub const SHARED_ABSENT_VAR: &str = "JIANGJUN_SHARED_ABSENT";
+
+/// A file of `../shared` is missing: [`skip`], unless CI has stated why it
+/// has no `../shared` ([`SHARED_ABSENT_VAR`]) and the directory is indeed
+/// absent.
+pub fn skip_without_shared(path: &std::path::Path) {
+    let why = format!("{} is missing; the test needs ../shared", path.display());
+    if let (true, Ok(reason)) = (in_ci(), std::env::var(SHARED_ABSENT_VAR)) {
+        assert!(
+            !reason.trim().is_empty(),
+            "{SHARED_ABSENT_VAR} is set but empty: it must say why ../shared is absent"
+        );
+        assert!(
+            !shared_dir().join("README.md").is_file(),
+            "{why}, although {} exists: {SHARED_ABSENT_VAR} excuses only a run without ../shared",
+            shared_dir().display()
+        );
+        eprintln!("SKIPPED: {why} ({SHARED_ABSENT_VAR}: {reason})");
+        return;
     }
+    skip(&why);
+}
+
+/// A path under `../shared` if it exists, else [`skip_without_shared`] and None.
+pub fn shared_path(rel: &str) -> Option<PathBuf> {
+    let path = shared_dir().join(rel);
+    if path.exists() {
+        Some(path)
+    } else {
+        skip_without_shared(&path);
+        None
+    }
+}
+
+/// Read a file under `../shared`, or [`skip_without_shared`] and return None.
+pub fn shared_file(rel: &str) -> Option<String> {
+    let path = shared_path(rel)?;
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+/// Whether `program args` runs and succeeds (a tool the test needs is
+/// installed: `python3 -c "import cchess"`, `parallel --version`).
+pub fn runs(program: &str, args: &[&str]) -> bool {
+    std::process::Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Whether python3 can import `module`.
+pub fn python_has(module: &str) -> bool {
+    runs("python3", &["-c", &format!("import {module}")])
 }
 
 /// The library's deterministic generator with `usize` ranges, so random

@@ -2,19 +2,11 @@
 //! ([`Entry`]), and where it came from ([`Found`]). A leaf, so that the
 //! formats (`jj`, `eleeye`, `obk`) import it sideways.
 
-use xiangqi::types::Move;
-
-/// A book move found for a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub mv: Move,
-    /// What the choice is proportional to.
-    pub weight: u32,
-    /// A score in centipawns, mover's view (0 where the format has none).
-    pub score: i16,
-    /// Games that played the move (0 where the format has none).
-    pub games: u32,
-}
+/// A book move found for a position. Defined beside the `Reporter` that a
+/// `go` answers through (`search::BookEntry`), which tells the GUI the book
+/// moves: so the search, which defines the reporter, needs nothing of
+/// `play`.
+pub use crate::search::BookEntry as Entry;
 
 /// An entry with the records of the book it came from (indices in the
 /// book's own order; several when a format merges a mirror's).

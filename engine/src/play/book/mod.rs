@@ -12,6 +12,7 @@ pub mod eleeye;
 mod entry;
 mod jj;
 pub mod obk;
+pub mod obk_file;
 #[cfg(feature = "obk")]
 mod obk_sqlite;
 mod obk_table;
@@ -155,7 +156,7 @@ impl Book {
             return Err(too_large(bytes.len() as u64));
         }
         if bytes.starts_with(obk::SQLITE_MAGIC) {
-            return obk::read(path).map(Book::from).map_err(|e| err(&e));
+            return obk_file::read(path).map(Book::from).map_err(|e| err(&e));
         }
         Book::parse(&bytes).map_err(|e| err(&e))
     }

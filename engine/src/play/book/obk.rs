@@ -209,25 +209,6 @@ pub fn rows_of(positions: &[(Board, Vec<Entry>)]) -> Vec<Row> {
     out
 }
 
-#[cfg(feature = "obk")]
-pub use super::obk_sqlite::{read, write};
-
-/// Without SQLite, an `.obk` cannot be read.
-#[cfg(not(feature = "obk"))]
-pub fn read(_path: &std::path::Path) -> Result<ObkBook, String> {
-    Err(NO_SQLITE.into())
-}
-
-/// Without SQLite, an `.obk` cannot be written.
-#[cfg(not(feature = "obk"))]
-pub fn write(_path: &std::path::Path, _rows: &[Row]) -> Result<usize, String> {
-    Err(NO_SQLITE.into())
-}
-
-#[cfg(not(feature = "obk"))]
-const NO_SQLITE: &str =
-    "a BHGUI .obk book (SQLite), which this build cannot read: it was built without SQLite";
-
 #[cfg(test)]
 mod tests {
     use super::*;
