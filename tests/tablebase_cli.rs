@@ -118,8 +118,9 @@ fn search_probes_tables_when_given_a_path() {
     let keep = jiangjun(&["tb", "probe", "--path", d, "--fen", fen]).1;
     assert_eq!(keep, "wdl win dtm 3 bestmove a0a8\n");
 
-    // UCI: a bad path and an empty directory are answered and ignored; a
-    // good one is used: the fastest win, table hits on the lines.
+    // UCI: a bad path and an empty directory are errors, with no tables
+    // before them; a good one is used: the fastest win, table hits on the
+    // lines. A bad path or an empty directory after it keeps its tables.
     let empty = std::env::temp_dir().join(format!("jjtb-empty-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let out = engine_session(&[
@@ -127,6 +128,8 @@ fn search_probes_tables_when_given_a_path() {
         "setoption name TablebasePath value /nonexistent/tables",
         &format!("setoption name TablebasePath value {}", empty.display()),
         &format!("setoption name TablebasePath value {d}"),
+        "setoption name TablebasePath value /nonexistent/tables",
+        &format!("setoption name TablebasePath value {}", empty.display()),
         &format!("position fen {fen}"),
         "go depth 5",
     ]);
@@ -135,14 +138,28 @@ fn search_probes_tables_when_given_a_path() {
         text.contains("option name TablebasePath type string default"),
         "{text}"
     );
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.contains("TablebasePath:"))
+        .collect();
+    let missing = "info string error: option TablebasePath: /nonexistent/tables: No such file";
+    let no_tables = format!(
+        "info string error: option TablebasePath: no tables in {}",
+        empty.display()
+    );
+    assert_eq!(errors.len(), 4, "{text}");
+    assert!(errors[0].starts_with(missing), "{text}");
+    assert!(errors[0].ends_with("; no tables probed"), "{text}");
+    assert_eq!(*errors[1], format!("{no_tables}; no tables probed"));
+    assert!(errors[2].starts_with(missing), "{text}");
     assert!(
-        text.contains("info string option TablebasePath: /nonexistent/tables"),
+        errors[2].ends_with("; keeping the previous tables"),
         "{text}"
     );
-    assert!(text.contains(&format!(
-        "info string option TablebasePath: no tables in {}",
-        empty.display()
-    )));
+    assert_eq!(
+        *errors[3],
+        format!("{no_tables}; keeping the previous tables")
+    );
     assert!(
         text.contains(&format!("info string endgame tables: 4 tables from {d}")),
         "{text}"

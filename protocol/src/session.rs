@@ -285,6 +285,7 @@ impl Session {
         let old_log = self.options.debug_log_file.clone();
         let old_eval = self.options.eval.clone();
         let old_book = self.options.book_file.clone();
+        let old_tables = self.options.tablebase_path.clone();
         let zero_allowed = self.dialect.zero_is_engine_choice();
         let result = match self.options.set(name, value, zero_allowed) {
             Ok(effect) => Ok(effect),
@@ -330,7 +331,7 @@ impl Session {
             // The engine starts its node clock again when `nodestime` changes.
             Ok(options::Effect::ResetNodeClock) => {}
             Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval),
-            Ok(options::Effect::LoadTablebases) => self.load_tablebases(name),
+            Ok(options::Effect::LoadTablebases) => self.load_tablebases(name, old_tables),
             Ok(options::Effect::Note(text)) => self.out.info_string(&text),
             Err(e) => self.out.error(&e),
         }
@@ -385,9 +386,9 @@ impl Session {
 
     /// `TablebasePath`: probe the tables of the directory it names, or none
     /// if it is empty. A path that cannot be read, holds a bad table or no
-    /// table at all is answered with an `info string` and ignored (no
-    /// tables are probed).
-    fn load_tablebases(&mut self, name: &str) {
+    /// table at all is an error, and the tables in force (of `old`, the
+    /// path before) stay, as a bad book or network keeps the one before.
+    fn load_tablebases(&mut self, name: &str, old: String) {
         let path = self.options.tablebase_path.clone();
         if path.is_empty() {
             if self.engine.has_tablebases() {
@@ -395,7 +396,7 @@ impl Session {
             }
             return;
         }
-        match jiangjun_engine::tb::Tablebases::open(std::path::Path::new(&path)) {
+        let problem = match jiangjun_engine::tb::Tablebases::open(std::path::Path::new(&path)) {
             Ok(tb) if !tb.is_empty() => {
                 let msg = format!(
                     "endgame tables: {} tables from {path}, up to {} pieces",
@@ -404,18 +405,18 @@ impl Session {
                 );
                 self.engine.set_tablebases(Some(std::sync::Arc::new(tb)));
                 self.out.info_string(&msg);
+                return;
             }
-            Ok(_) => {
-                self.engine.set_tablebases(None);
-                self.out
-                    .info_string(&format!("option {name}: no tables in {path}; ignored"));
-            }
-            Err(e) => {
-                self.engine.set_tablebases(None);
-                self.out
-                    .info_string(&format!("option {name}: {e}; ignored"));
-            }
-        }
+            Ok(_) => format!("no tables in {path}"),
+            Err(e) => e.to_string(),
+        };
+        let kept = if self.engine.has_tablebases() {
+            "keeping the previous tables"
+        } else {
+            "no tables probed"
+        };
+        self.out.error(&format!("option {name}: {problem}; {kept}"));
+        self.options.tablebase_path = old;
     }
 
     /// Build a board from a position command; errors are reported and give `None`.
