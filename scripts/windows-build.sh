@@ -20,6 +20,10 @@
 #     native binary does;
 #   - a fixed-node match, Windows (UCCI) against native (UCI), must end with
 #     no illegal move, crash, hang or time loss;
+#   - a path in a Chinese GUI's own encoding: with Wine's locale Chinese
+#     (zh_CN, ANSI code page 936), `BOOK.DAT` in a folder named 象棋 书库,
+#     the path sent as GBK bytes, must load in both dialects (needs
+#     ../shared's BOOK.DAT, and glibc's locale sources to build zh_CN);
 #   - tests/gui_conversations.rs, if present, runs with the Windows engine
 #     (JIANGJUN_TEST_ENGINE=target/windows-test/jiangjun-wine, a wrapper
 #     that runs the .exe under Wine).
@@ -53,6 +57,8 @@ fi
 packages=()
 command -v x86_64-w64-mingw32-gcc >/dev/null || packages+=(gcc-mingw-w64-x86-64)
 [[ -x $wine ]] || packages+=(wine64)
+# The Chinese locale Wine takes its code page from, built from these.
+[[ -f /usr/share/i18n/locales/zh_CN ]] && command -v localedef >/dev/null || packages+=(locales)
 if [[ -z $toolchain ]] && ! [[ -x /usr/bin/rustc && -d /usr/lib/rustlib/src/rust/library ]]; then
     packages+=(rustc-web cargo-web rust-web-src)
 fi
@@ -176,6 +182,56 @@ else
     fail "the match did not run (see $match_log)"
     tail -5 "$match_log" >&2
 fi
+
+# --- A path in the GUI's own encoding ---------------------------------------
+# A Chinese GUI on Windows writes paths in the ANSI code page, 936 (GBK), not
+# UTF-8. Wine takes its code page from the Unix locale: zh_CN.UTF-8 (built
+# here into target/windows-test/locale, no root needed) gives ACP 936, and
+# Unix file names in UTF-8. The engine must read the GBK line in code page
+# 936 and find the folder 象棋 书库 through the wide-character API.
+gbk_book() {
+    local book=../shared/data/books/BOOK.DAT
+    if [[ ! -f $book ]]; then
+        say "SKIPPED: the GBK path check needs $book"
+        return
+    fi
+    local locales=$out/locale
+    if [[ ! -d $locales/zh_CN.UTF-8 ]]; then
+        mkdir -p "$locales"
+        localedef -i zh_CN -f UTF-8 "$locales/zh_CN.UTF-8" >"$out/localedef.txt" 2>&1 \
+            || { fail "localedef could not build zh_CN.UTF-8 (see $out/localedef.txt)"; return; }
+    fi
+    local folder="$out/gbk/象棋 书库"
+    mkdir -p "$folder"
+    cp "$book" "$folder/BOOK.DAT"
+    # Wine's Z: drive is the Unix root.
+    local windows_path="Z:${folder//\//\\}\\BOOK.DAT"
+    local dialect setopt go listed
+    for dialect in uci ucci; do
+        if [[ $dialect == uci ]]; then
+            setopt="setoption name BookFile value" go="go wtime 60000 btime 60000"
+        else
+            setopt="setoption bookfiles" go="go time 60000 increment 0"
+        fi
+        # The lines as such a GUI writes them: GBK bytes.
+        python3 -c 'import sys; sys.stdout.buffer.write(sys.argv[1].encode("gbk"))' \
+            "$dialect"$'\n'"$setopt $windows_path"$'\n'"position startpos"$'\n'"$go"$'\n' \
+            >"$out/gbk-$dialect-in.txt"
+        LOCPATH=$locales LC_ALL=zh_CN.UTF-8 LANG=zh_CN.UTF-8 timeout 300 "$wrapper" \
+            <"$out/gbk-$dialect-in.txt" >"$out/gbk-$dialect-out.txt" 2>/dev/null || true
+        tr -d '\r' <"$out/gbk-$dialect-out.txt" | grep -v '^option \|^id ' >"$out/gbk-$dialect.txt" || true
+        echo "GBK path, $dialect:"
+        sed 's/^/    /' "$out/gbk-$dialect.txt"
+        # ElephantEye's BOOK.DAT has 16 moves for the start position (the
+        # built-in book, which a failed load keeps, has fewer).
+        listed=$(grep -c '^info string book move \|^info depth 0 score .* pv ' "$out/gbk-$dialect.txt" || true)
+        if grep -q 'error' "$out/gbk-$dialect.txt" || [[ $listed != 16 ]] \
+            || ! grep -q '^bestmove ' "$out/gbk-$dialect.txt"; then
+            fail "the book in a GBK-named folder did not load in $dialect ($listed book moves listed; see $out/gbk-$dialect.txt)"
+        fi
+    done
+}
+gbk_book
 
 # --- The GUI conversations, with the Windows engine -------------------------
 # The test drives the engine JIANGJUN_TEST_ENGINE names, so the profile it

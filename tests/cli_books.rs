@@ -182,7 +182,10 @@ fn convert_book_dat_to_obk_and_ours() {
         "{out}"
     );
     let want = probe(&dat, "h2e2");
-    assert!(want.starts_with("h9g7  weight   761"), "{want}");
+    assert!(want.starts_with("h9g7  weight   761 ( 73.8%)\n"), "{want}");
+    // A BOOK.DAT record has only a weight: no games or score columns.
+    assert!(!want.contains("games") && !want.contains("score"), "{want}");
+    assert!(probe(&obk, "h2e2").contains("  games "));
     for book in [&obk, &ours] {
         let got = probe(book, "h2e2");
         let strip = |s: &str| -> Vec<String> {

@@ -273,20 +273,18 @@ fn vinxiangqi_answer(lines: &[String], board: &Board) -> String {
 /// either dialect.
 fn vinxiangqi_searches(gui: &mut Gui) {
     let start = Board::from_fen(START_VIN).unwrap();
-    // `go movetime X depth Y`: the depth ends it when it comes first...
+    // `go movetime X depth Y` is how VinXiangQi asks for every move: in a
+    // book position it plays from the book at once (the depth is only a
+    // cap), announcing the book moves as the dialect does.
     gui.send(&format!("position fen {START_VIN}"));
-    let (lines, took) = gui.go("go movetime 60000 depth 5");
+    let (lines, _) = gui.go("go movetime 1000 depth 20");
     let first = vinxiangqi_answer(&lines, &start);
-    assert_eq!(deepest(&lines), 5, "{lines:#?}");
-    assert!(took < Duration::from_secs(30), "depth 5 took {took:?}");
-    // ...and the time when it does (VinXiangQi's default depth is 200).
-    gui.send(&format!("position fen {START_VIN}"));
-    let (lines, took) = gui.go("go movetime 1000 depth 200");
-    vinxiangqi_answer(&lines, &start);
-    assert!(
-        took >= Duration::from_millis(500) && took <= Duration::from_millis(1000) + slack(),
-        "movetime 1000 answered after {took:?}"
-    );
+    let announced = |l: &String| {
+        l.starts_with(&format!("info string book move {first} "))
+            || (l.starts_with("info depth 0 ") && l.ends_with(&format!(" pv {first}")))
+    };
+    assert!(lines.iter().any(announced), "no book move: {lines:#?}");
+    assert_eq!(deepest(&lines), 0, "searched: {lines:#?}");
     // `banmoves` after the position (VinXiangQi bans the move it played
     // three times): the answer is another move.
     gui.send(&format!("position fen {START_VIN}"));
@@ -294,6 +292,21 @@ fn vinxiangqi_searches(gui: &mut Gui) {
     let (lines, _) = gui.go("go movetime 300 depth 200");
     let other = vinxiangqi_answer(&lines, &start);
     assert_ne!(other, first, "banned move played: {lines:#?}");
+    // Out of the book, the depth ends the search when it comes first...
+    let out_of_book = Board::from_fen(RED_DOWN_A_ROOK).unwrap();
+    gui.send(&format!("position fen {}", vin_fen(&out_of_book)));
+    let (lines, took) = gui.go("go movetime 60000 depth 5");
+    vinxiangqi_answer(&lines, &out_of_book);
+    assert_eq!(deepest(&lines), 5, "{lines:#?}");
+    assert!(took < Duration::from_secs(30), "depth 5 took {took:?}");
+    // ...and the time when it does (VinXiangQi's default depth is 200).
+    gui.send(&format!("position fen {}", vin_fen(&out_of_book)));
+    let (lines, took) = gui.go("go movetime 1000 depth 200");
+    vinxiangqi_answer(&lines, &out_of_book);
+    assert!(
+        took >= Duration::from_millis(500) && took <= Duration::from_millis(1000) + slack(),
+        "movetime 1000 answered after {took:?}"
+    );
     // A ban lasts for one position only.
     gui.send(&format!("position fen {START_VIN}"));
     let (lines, _) = gui.go("go movetime 60000 depth 5");

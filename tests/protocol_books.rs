@@ -156,6 +156,43 @@ fn book_dat_plays_in_both_dialects() {
     }
 }
 
+/// A book in a folder whose name is not UTF-8 (GBK, as a Chinese GUI
+/// using Windows' ANSI code page writes it) or has spaces a word split
+/// would lose loads from exactly the bytes sent, in both dialects: no
+/// error, and ElephantEye's 16 moves of the start position (the built-in
+/// book has fewer).
+#[cfg(unix)]
+#[test]
+fn a_book_loads_from_a_path_as_the_gui_sent_it() {
+    use std::os::unix::ffi::OsStrExt;
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
+    if !book.exists() {
+        eprintln!(
+            "SKIPPED: {} is missing; the test needs ../shared",
+            book.display()
+        );
+        return;
+    }
+    // "象棋 书库" in GBK; "书  库" (two spaces) in UTF-8.
+    let gbk: &[u8] = b"\xcf\xf3\xc6\xe5 \xca\xe9\xbf\xe2";
+    for folder in [gbk, "书  库".as_bytes()] {
+        let d = dir().join(std::ffi::OsStr::from_bytes(folder));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::copy(&book, d.join("BOOK.DAT")).unwrap();
+        let path = [d.as_os_str().as_bytes(), b"/BOOK.DAT"].concat();
+        for (dialect, set, go) in DIALECTS {
+            let mut e = engine(dialect);
+            e.send_raw(&[set.as_bytes(), b" ", &path, b"\n"].concat());
+            assert_eq!(e.sync(), Vec::<String>::new(), "{dialect}");
+            let (lines, _) = bestmove_after(&mut e, "position startpos", go);
+            let listed = lines
+                .iter()
+                .filter(|l| l.contains(" pv ") || l.contains("book move"));
+            assert_eq!(listed.count(), 16, "{dialect}: {lines:#?}");
+        }
+    }
+}
+
 /// ElephantEye never plays a book move back to a position the game has
 /// had; neither do we, in either dialect. At the start again after
 /// `h0g2 h9g7 g2h0 g7h9`, a book's h0g2 is skipped for its other moves,

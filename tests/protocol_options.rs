@@ -1,8 +1,8 @@
 //! The options users expect, in sessions against the real binary: playing
 //! strength (UCI `Skill Level`, `UCI_LimitStrength`/`UCI_Elo`; UCCI
 //! `randomness`, `pruning`, `knowledge`), `UCI_AnalyseMode`, the debug log,
-//! `nodestime`, `UCI_ShowWDL` in UCCI, `EvalFile` (UCCI `evalfile`), and
-//! the version in `id name`.
+//! `nodestime`, `UCI_ShowWDL` in UCCI, `EvalFile` (UCCI `evalfile`), paths
+//! in a GUI's own encoding, and the version in `id name`.
 
 // Test code: a failed unwrap is a failed test, reported with its line.
 #![allow(clippy::unwrap_used)]
@@ -687,4 +687,44 @@ fn eval_file_built_in_network() {
         let answer = go(&mut e, "go depth 3");
         assert_legal_bestmove(answer.last().unwrap(), &board);
     }
+}
+
+/// A path in a GUI's own encoding (here GBK, as a Chinese GUI on Windows
+/// writes it: not UTF-8) names the file of exactly those bytes, for the
+/// debug log and a network file as for a book (`tests/protocol_books.rs`).
+#[cfg(unix)]
+#[test]
+fn file_options_take_the_path_bytes_sent() {
+    use std::os::unix::ffi::OsStrExt;
+    let gbk = std::ffi::OsStr::from_bytes(b"\xcf\xf3\xc6\xe5 \xca\xe9\xbf\xe2");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("gbk-{}", std::process::id()))
+        .join(gbk);
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("net.nnue");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/jiangjun-7.nnue"),
+        &net,
+    )
+    .unwrap();
+    let log = dir.join("log.txt");
+    let line =
+        |set: &str, path: &PathBuf| [set.as_bytes(), path.as_os_str().as_bytes(), b"\n"].concat();
+    let mut e = ucci();
+    e.send_raw(&line("setoption debuglogfile ", &log));
+    e.send_raw(&line("setoption evalfile ", &net));
+    let answers = e.sync();
+    assert_eq!(answers.len(), 1, "{answers:#?}");
+    let size = std::fs::metadata(&net).unwrap().len();
+    assert!(
+        answers[0].starts_with("info string NNUE evaluation using ")
+            && answers[0].ends_with(&format!(" ({size} bytes)")),
+        "{answers:#?}"
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("<< info string NNUE evaluation using "),
+        "{logged}"
+    );
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }

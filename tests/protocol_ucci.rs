@@ -321,6 +321,21 @@ fn errors_are_info_strings() {
             "{bad}: {l:#?}"
         );
     }
+    // A bad value names the option as UCCI does, whichever dialect's name
+    // the table gives first.
+    for (bad, want) in [
+        (
+            "setoption hashsize 99999999",
+            "info string error: option hashsize: 99999999 is outside 0..65536; unchanged",
+        ),
+        (
+            "setoption threads many",
+            "info string error: option threads: 'many' is not a number",
+        ),
+    ] {
+        e.send(bad);
+        assert_eq!(e.sync(), [want], "{bad}");
+    }
     // A known option is set silently; unknown ones are no error (the spec
     // says so) but are reported as ignored.
     e.send("setoption usebook false");

@@ -118,8 +118,9 @@ fn search_probes_tables_when_given_a_path() {
     let keep = jiangjun(&["tb", "probe", "--path", d, "--fen", fen]).1;
     assert_eq!(keep, "wdl win dtm 3 bestmove a0a8\n");
 
-    // UCI: a bad path and an empty directory are answered and ignored; a
-    // good one is used: the fastest win, table hits on the lines.
+    // UCI: a bad path and an empty directory are errors, with no tables
+    // before them; a good one is used: the fastest win, table hits on the
+    // lines. A bad path or an empty directory after it keeps its tables.
     let empty = std::env::temp_dir().join(format!("jjtb-empty-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let out = engine_session(&[
@@ -127,6 +128,8 @@ fn search_probes_tables_when_given_a_path() {
         "setoption name TablebasePath value /nonexistent/tables",
         &format!("setoption name TablebasePath value {}", empty.display()),
         &format!("setoption name TablebasePath value {d}"),
+        "setoption name TablebasePath value /nonexistent/tables",
+        &format!("setoption name TablebasePath value {}", empty.display()),
         &format!("position fen {fen}"),
         "go depth 5",
     ]);
@@ -135,14 +138,28 @@ fn search_probes_tables_when_given_a_path() {
         text.contains("option name TablebasePath type string default"),
         "{text}"
     );
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.contains("TablebasePath:"))
+        .collect();
+    let missing = "info string error: option TablebasePath: /nonexistent/tables: No such file";
+    let no_tables = format!(
+        "info string error: option TablebasePath: no tables in {}",
+        empty.display()
+    );
+    assert_eq!(errors.len(), 4, "{text}");
+    assert!(errors[0].starts_with(missing), "{text}");
+    assert!(errors[0].ends_with("; no tables probed"), "{text}");
+    assert_eq!(*errors[1], format!("{no_tables}; no tables probed"));
+    assert!(errors[2].starts_with(missing), "{text}");
     assert!(
-        text.contains("info string option TablebasePath: /nonexistent/tables"),
+        errors[2].ends_with("; keeping the previous tables"),
         "{text}"
     );
-    assert!(text.contains(&format!(
-        "info string option TablebasePath: no tables in {}",
-        empty.display()
-    )));
+    assert_eq!(
+        *errors[3],
+        format!("{no_tables}; keeping the previous tables")
+    );
     assert!(
         text.contains(&format!("info string endgame tables: 4 tables from {d}")),
         "{text}"
@@ -176,4 +193,76 @@ fn search_probes_tables_when_given_a_path() {
     assert!(!out.join("\n").contains("tbhits"));
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&empty);
+}
+
+/// The last `info` line's score words and PV, and the `bestmove` line.
+fn last_line(out: &[String]) -> (Vec<String>, Vec<String>, String) {
+    let info = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let words: Vec<String> = info.split_whitespace().map(String::from).collect();
+    let at = |key: &str| words.iter().position(|w| w == key).unwrap();
+    let score = words[at("score") + 1..at("score") + 3].to_vec();
+    let pv = words[at("pv") + 1..].to_vec();
+    (score, pv, out.last().unwrap().clone())
+}
+
+/// Play `pv` from `fen`: every move legal, and the side to move at its end
+/// has none (mated).
+fn ends_in_mate(fen: &str, pv: &[String]) -> bool {
+    let mut board = common::board_after(Some(fen), &[]);
+    for mv in pv {
+        let m = board.parse_move(mv).unwrap();
+        assert!(board.is_legal_move(m), "{mv} in {pv:?}");
+        board.make_move(m);
+    }
+    !board.has_legal_move()
+}
+
+/// Once the tables decide the root, a win or a loss is reported as the
+/// mate it is, the tables' distance, with the whole line to it read from
+/// the tables and a ponder move: UCI `score mate N`, UCCI ElephantEye's
+/// `10000 - plies`.
+#[test]
+fn a_table_result_is_reported_as_a_mate_with_its_line() {
+    let dir = std::env::temp_dir().join(format!("jjtb-mate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    assert_eq!(jiangjun(&["tb", "gen", "--out", d, "KRvKA"]).0, 0);
+    // KRvKA: Red wins in 7 plies; Black, to move in the other, loses in 6.
+    let win = "4k4/4a4/9/9/9/9/9/9/9/R2K5 w";
+    let loss = "4k4/4a4/9/9/9/9/9/9/9/R3K4 b";
+    let probe = |fen: &str| jiangjun(&["tb", "probe", "--path", d, "--fen", fen]).1;
+    assert!(probe(win).starts_with("wdl win dtm 7 "));
+    assert!(probe(loss).starts_with("wdl loss dtm 6 "));
+    for (fen, plies, uci_score, ucci_score) in [(win, 7, "4", "9993"), (loss, 6, "-3", "-9994")] {
+        for dialect in ["uci", "ucci"] {
+            let set = if dialect == "uci" {
+                format!("setoption name TablebasePath value {d}")
+            } else {
+                format!("setoption tablebasepath {d}")
+            };
+            let out =
+                engine_session(&[dialect, &set, &format!("position fen {fen}"), "go depth 8"]);
+            let (score, pv, best) = last_line(&out);
+            let want = if dialect == "uci" {
+                ["mate", uci_score]
+            } else {
+                [ucci_score, "pv"]
+            };
+            assert_eq!(score, want, "{dialect} {fen}: {out:#?}");
+            assert_eq!(pv.len(), plies, "{dialect} {fen}: {out:#?}");
+            assert!(ends_in_mate(fen, &pv), "{dialect} {fen}: {pv:?}");
+            // UCCI resigns a proven loss, as it does when the search mates it.
+            let resign = if dialect == "ucci" && fen == loss {
+                " resign"
+            } else {
+                ""
+            };
+            assert_eq!(best, format!("bestmove {} ponder {}{resign}", pv[0], pv[1]));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -14,10 +14,14 @@
 //! fastest win, the slowest loss), so the game is won in the promised
 //! plies.
 //!
+//! When the tables decide the root, a root move's line to mate
+//! ([`mate_line`]) is what the search reports for it: the mate score of
+//! the tables' distance and the whole line, read from the tables.
+//!
 //! Also the tables' ruling on a game ([`verdict`]), which `jiangjun judge`
 //! and datagen use to end games that enter the tables.
 
-use crate::score::{SCORE_DRAW, SCORE_TB_WIN, Score, TB_DTM_CAP};
+use crate::score::{MAX_PLY, SCORE_DRAW, SCORE_TB_WIN, Score, TB_DTM_CAP, mate_in, mated_in};
 use jiangjun_tablebase::value::{dtm, is_loss, is_win};
 pub use jiangjun_tablebase::{Probe, Tablebases};
 use std::fmt;
@@ -76,6 +80,70 @@ pub(crate) fn root_moves(tb: &Tablebases, board: &Board) -> Option<Vec<Move>> {
         Ok((_, moves)) if !moves.is_empty() => Some(moves),
         _ => None,
     }
+}
+
+/// A root move's line to mate, as the tables know it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MateLine {
+    /// The score the search gives the move: the table's score a ply down.
+    pub table_score: Score,
+    /// The same result as the mate score it is: mate (or mated) in the
+    /// plies of `pv`.
+    pub mate_score: Score,
+    /// The move, then at each step the tables' best move, to the mate.
+    pub pv: Vec<Move>,
+}
+
+/// The line to mate of the root move `mv` of `board`, if the tables decide
+/// it: the position after `mv` is in the tables and won or lost, the mate
+/// comes within `MAX_PLY` plies (so that its score reads as a mate) and
+/// before the move limit could draw the game, and the tables' best moves
+/// reach a mate (not a loss by the perpetual-check rule) in the plies the
+/// tables promise.
+pub(crate) fn mate_line(tb: &Tablebases, board: &Board, mv: Move) -> Option<MateLine> {
+    let mut b = board.clone();
+    b.make_move(mv);
+    if pieces(&b) > tb.max_pieces() {
+        return None;
+    }
+    let p = tb.probe(&b)?.ok()?;
+    if !is_win(p.value) && !is_loss(p.value) {
+        return None;
+    }
+    let plies = 1 + usize::from(dtm(p.value));
+    if plies >= MAX_PLY || usize::from(board.rule60()) + plies > MOVE_LIMIT_PLIES as usize {
+        return None;
+    }
+    let mut pv = vec![mv];
+    while b.has_legal_move() && pv.len() < plies {
+        let (_, moves) = tb.best_moves(&b)?.ok()?;
+        let next = *moves.first()?;
+        b.make_move(next);
+        pv.push(next);
+    }
+    if pv.len() != plies || b.has_legal_move() {
+        return None;
+    }
+    // The opponent's loss after `mv` is the root's win.
+    let mate_score = if is_loss(p.value) {
+        mate_in(plies)
+    } else {
+        mated_in(plies)
+    };
+    Some(MateLine {
+        table_score: -score_of(&p, 1),
+        mate_score,
+        pv,
+    })
+}
+
+/// Of `lines`, the one to report for root move `mv`, if the search scored
+/// the move as the tables do (`score`: not a draw by repetition, nor a
+/// first iteration's evaluation).
+pub(crate) fn mate_line_of(lines: &[MateLine], mv: Move, score: Score) -> Option<&MateLine> {
+    lines
+        .iter()
+        .find(|l| l.pv.first() == Some(&mv) && l.table_score == score)
 }
 
 /// The tables' ruling on a game that the rules leave going on.

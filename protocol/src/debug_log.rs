@@ -6,6 +6,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -20,15 +21,16 @@ pub struct DebugLog {
 impl DebugLog {
     /// Log to `path` from now on, appending; an empty path closes the log.
     /// If the file cannot be opened, the log stays as it was.
-    pub fn set(&self, path: &str) -> Result<(), String> {
-        let new = if path.is_empty() {
+    pub fn set(&self, path: impl AsRef<Path>) -> Result<(), String> {
+        let path = path.as_ref();
+        let new = if path.as_os_str().is_empty() {
             None
         } else {
             let f = OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(path)
-                .map_err(|e| format!("cannot open debug log file '{path}': {e}"))?;
+                .map_err(|e| format!("cannot open debug log file '{}': {e}", path.display()))?;
             Some(f)
         };
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());

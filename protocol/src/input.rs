@@ -1,6 +1,7 @@
 //! The stdin reader: lines of input as events for the command loop, with
 //! every line ending clients use and bounded memory.
 
+use super::encoding::Line;
 use std::io::{BufRead, Read};
 use std::sync::mpsc::Sender;
 
@@ -8,7 +9,7 @@ use std::sync::mpsc::Sender;
 pub const MAX_LINE: usize = 1 << 20;
 
 pub enum Event {
-    Line(String),
+    Line(Line),
     /// A line longer than `MAX_LINE` was cut.
     Overlong(usize),
     /// The search (or perft) with this id has printed its answer.
@@ -20,7 +21,9 @@ pub enum Event {
 /// `\r\n` or a bare `\r` (old Mac-style clients, some Windows pipes); a
 /// `\r\n` is one end even when its two bytes come in different reads, and a
 /// line ended by `\r` is sent at once, without waiting for the next byte.
-/// Bytes that are not UTF-8 are replaced; lines are trimmed. Memory stays
+/// A line that is not UTF-8 is read as `Line::decode` says (the system's
+/// ANSI code page on Windows; on Unix its bytes are kept for a path in it);
+/// lines are trimmed. Memory stays
 /// bounded: of a line longer than `MAX_LINE` only its length is reported.
 pub fn read_lines(input: impl Read, tx: Sender<Event>) {
     let mut reader = std::io::BufReader::new(input);
@@ -64,8 +67,8 @@ pub fn read_lines(input: impl Read, tx: Sender<Event>) {
         let event = if total > MAX_LINE {
             Event::Overlong(total)
         } else {
-            let line = String::from_utf8_lossy(&buf).trim().to_string();
-            log::debug!(">> {line}");
+            let line = Line::decode(&buf);
+            log::debug!(">> {}", line.text);
             Event::Line(line)
         };
         if tx.send(event).is_err() {
@@ -106,7 +109,7 @@ mod tests {
         read_lines(Pieces(pieces.iter().map(|p| p.to_vec()).collect()), tx);
         rx.into_iter()
             .map(|e| match e {
-                Event::Line(l) => l,
+                Event::Line(l) => l.text,
                 Event::Overlong(n) => format!("<{n} bytes>"),
                 Event::Eof => "<eof>".into(),
                 Event::SearchDone(_) => "<done>".into(),
@@ -139,7 +142,7 @@ mod tests {
         let reader = std::thread::spawn(move || read_lines(r, tx));
         std::io::Write::write_all(&mut w, b"isready\r").unwrap();
         let first = rx.recv_timeout(std::time::Duration::from_secs(5));
-        assert!(matches!(first, Ok(Event::Line(l)) if l == "isready"));
+        assert!(matches!(first, Ok(Event::Line(l)) if l.text == "isready"));
         drop(w);
         assert!(matches!(rx.recv(), Ok(Event::Eof)));
         reader.join().unwrap();

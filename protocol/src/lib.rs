@@ -6,7 +6,8 @@
 //! `jiangjun` binary (its tools) and the WebAssembly build (`web/`) sit on
 //! top of it.
 //!
-//! A reader thread (`input.rs`) turns stdin into line events; the session
+//! A reader thread (`input.rs`) turns stdin into line events (read as
+//! `encoding.rs` says: a path keeps the bytes the GUI sent); the session
 //! (`session.rs`, dialect-neutral) handles them in order; each dialect
 //! (`uci.rs`, `ucci.rs`, behind the `Dialect` trait of `dialect.rs`) turns
 //! its lines into commands and the session's answers into its lines; every
@@ -18,6 +19,7 @@ pub mod command;
 pub mod debug_log;
 pub mod dialect;
 pub mod dialects;
+pub mod encoding;
 pub mod format;
 pub mod identity;
 pub mod input;

@@ -89,7 +89,17 @@ impl OptionDef {
     /// Check a `setoption` value against the option's kind. `zero_allowed`:
     /// the dialect lets 0 mean the engine's choice.
     pub fn check(&self, value: Option<&str>, zero_allowed: bool) -> Result<Value, String> {
-        let name = self.name();
+        self.check_as(self.name(), value, zero_allowed)
+    }
+
+    /// [`Self::check`], quoting the option as `name` in its messages: the
+    /// name the GUI sent, so that a UCCI GUI reads its own `hashsize`.
+    fn check_as(
+        &self,
+        name: &str,
+        value: Option<&str>,
+        zero_allowed: bool,
+    ) -> Result<Value, String> {
         let needs = || format!("option {name} needs a value");
         match self.kind {
             Kind::Button => Ok(Value::Button),
@@ -212,7 +222,9 @@ impl Options {
         zero_allowed: bool,
     ) -> Result<Effect, SetError> {
         let def = find(name).ok_or_else(|| SetError::Unknown(excerpt(name)))?;
-        let v = def.check(value, zero_allowed).map_err(SetError::Bad)?;
+        let v = def
+            .check_as(name, value, zero_allowed)
+            .map_err(SetError::Bad)?;
         (def.set)(self, v).map_err(|e| SetError::Bad(format!("option {name}: {e}")))
     }
 }

@@ -47,6 +47,7 @@ impl Session {
             search_id: 0,
             draw_offered: Arc::new(Mutex::new(false)),
             last_hello: None,
+            line: None,
         })
     }
 
@@ -91,8 +92,8 @@ impl Session {
             let Ok(event) = events.recv() else { break };
             match event {
                 Event::Line(line) => {
-                    self.out.log.input(&line);
-                    if !line.is_empty() {
+                    self.out.log.input(&line.text);
+                    if !line.text.is_empty() {
                         queue.push_back(Queued::Line(line));
                     }
                 }
@@ -142,7 +143,7 @@ impl Session {
                     self.quit();
                     return Flow::Quit;
                 }
-                Queued::Line(l) => l,
+                Queued::Line(l) => &l.text,
             };
             let cmd = self.parse_line(line);
             if self.busy() {
@@ -168,8 +169,14 @@ impl Session {
                     }
                 }
             }
-            queue.pop_front();
-            if self.handle(cmd) == Flow::Quit {
+            // A path in the line is read from it as sent (`set_option`).
+            self.line = match queue.pop_front() {
+                Some(Queued::Line(l)) => Some(l),
+                _ => None,
+            };
+            let flow = self.handle(cmd);
+            self.line = None;
+            if flow == Flow::Quit {
                 return Flow::Quit;
             }
         }
@@ -192,7 +199,7 @@ impl Session {
             let Queued::Line(line) = &queue[i] else {
                 break;
             };
-            let cmd = self.parse_line(line);
+            let cmd = self.parse_line(&line.text);
             match cmd {
                 Command::Go { .. } | Command::Hello(_) => break,
                 Command::Quit if self.active.as_ref().is_some_and(|a| a.perft) => break,
@@ -285,6 +292,7 @@ impl Session {
         let old_log = self.options.debug_log_file.clone();
         let old_eval = self.options.eval.clone();
         let old_book = self.options.book_file.clone();
+        let old_tables = self.options.tablebase_path.clone();
         let zero_allowed = self.dialect.zero_is_engine_choice();
         let result = match self.options.set(name, value, zero_allowed) {
             Ok(effect) => Ok(effect),
@@ -307,9 +315,8 @@ impl Session {
                     self.engine
                         .set_book(jiangjun_engine::play::book::Book::default_book());
                 } else {
-                    match jiangjun_engine::play::book::Book::load(std::path::Path::new(
-                        &self.options.book_file,
-                    )) {
+                    let path = self.path_in(value, &self.options.book_file);
+                    match jiangjun_engine::play::book::Book::load(&path) {
                         Ok(b) => self.engine.set_book(b),
                         Err(e) => {
                             self.out
@@ -320,7 +327,8 @@ impl Session {
                 }
             }
             Ok(options::Effect::DebugLog) => {
-                if let Err(e) = self.out.log.set(&self.options.debug_log_file) {
+                let path = self.path_in(value, &self.options.debug_log_file);
+                if let Err(e) = self.out.log.set(&path) {
                     self.out
                         .error(&format!("option {name}: {e}; log unchanged"));
                     self.options.debug_log_file = old_log;
@@ -329,8 +337,19 @@ impl Session {
             Ok(options::Effect::Reseed) => self.engine.reseed(self.options.random_seed),
             // The engine starts its node clock again when `nodestime` changes.
             Ok(options::Effect::ResetNodeClock) => {}
-            Ok(options::Effect::LoadNetwork) => self.load_network(name, old_eval),
-            Ok(options::Effect::LoadTablebases) => self.load_tablebases(name),
+            Ok(options::Effect::LoadNetwork) => {
+                // A network file is the path as sent.
+                if let EvalSource::File(file) = &self.options.eval
+                    && let Some(text) = file.to_str()
+                {
+                    self.options.eval = EvalSource::File(self.path_in(value, text));
+                }
+                self.load_network(name, old_eval)
+            }
+            Ok(options::Effect::LoadTablebases) => {
+                let path = self.path_in(value, &self.options.tablebase_path);
+                self.load_tablebases(name, &path, old_tables)
+            }
             Ok(options::Effect::Note(text)) => self.out.info_string(&text),
             Err(e) => self.out.error(&e),
         }
@@ -344,6 +363,15 @@ impl Session {
                 "option {name}: cannot start the search threads: {e}; using {}",
                 self.options.threads
             ));
+        }
+    }
+
+    /// The path `part` of an option's `value` names: what the GUI sent for
+    /// it (`Line::path`), its bytes if they are not UTF-8.
+    fn path_in(&self, value: Option<&str>, part: &str) -> std::path::PathBuf {
+        match (&self.line, value) {
+            (Some(line), Some(value)) => line.path(value, part),
+            _ => std::path::PathBuf::from(part),
         }
     }
 
@@ -385,9 +413,9 @@ impl Session {
 
     /// `TablebasePath`: probe the tables of the directory it names, or none
     /// if it is empty. A path that cannot be read, holds a bad table or no
-    /// table at all is answered with an `info string` and ignored (no
-    /// tables are probed).
-    fn load_tablebases(&mut self, name: &str) {
+    /// table at all is an error, and the tables in force (of `old`, the
+    /// path before) stay, as a bad book or network keeps the one before.
+    fn load_tablebases(&mut self, name: &str, dir: &std::path::Path, old: String) {
         let path = self.options.tablebase_path.clone();
         if path.is_empty() {
             if self.engine.has_tablebases() {
@@ -395,7 +423,7 @@ impl Session {
             }
             return;
         }
-        match jiangjun_engine::tb::Tablebases::open(std::path::Path::new(&path)) {
+        let problem = match jiangjun_engine::tb::Tablebases::open(dir) {
             Ok(tb) if !tb.is_empty() => {
                 let msg = format!(
                     "endgame tables: {} tables from {path}, up to {} pieces",
@@ -404,18 +432,18 @@ impl Session {
                 );
                 self.engine.set_tablebases(Some(std::sync::Arc::new(tb)));
                 self.out.info_string(&msg);
+                return;
             }
-            Ok(_) => {
-                self.engine.set_tablebases(None);
-                self.out
-                    .info_string(&format!("option {name}: no tables in {path}; ignored"));
-            }
-            Err(e) => {
-                self.engine.set_tablebases(None);
-                self.out
-                    .info_string(&format!("option {name}: {e}; ignored"));
-            }
-        }
+            Ok(_) => format!("no tables in {path}"),
+            Err(e) => e.to_string(),
+        };
+        let kept = if self.engine.has_tablebases() {
+            "keeping the previous tables"
+        } else {
+            "no tables probed"
+        };
+        self.out.error(&format!("option {name}: {problem}; {kept}"));
+        self.options.tablebase_path = old;
     }
 
     /// Build a board from a position command; errors are reported and give `None`.

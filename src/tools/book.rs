@@ -3,7 +3,7 @@
 
 use crate::tools::book_formats::{self, ConvertArgs, CoverageArgs, OutFormat};
 use crate::tools::{EXIT_USAGE, book_build, fail, position_after, records};
-use jiangjun_engine::play::book::Book;
+use jiangjun_engine::play::book::{Book, Format};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use xiangqi::board::START_FEN;
@@ -162,15 +162,20 @@ fn probe(a: &ProbeArgs) -> ExitCode {
     }
     let entries = book.probe(&board);
     let total: u32 = entries.iter().map(|e| e.weight).sum();
+    // A BOOK.DAT record has a weight and nothing else: no games, no score.
+    let weight_only = book.format() == Format::ElephantEye;
     for e in &entries {
-        outln!(
-            "{}  weight {:>5} ({:>5.1}%)  games {:>5}  score {:>5}",
+        let weight = format!(
+            "{}  weight {:>5} ({:>5.1}%)",
             e.mv,
             e.weight,
-            100.0 * e.weight as f64 / total.max(1) as f64,
-            e.games,
-            e.score
+            100.0 * e.weight as f64 / total.max(1) as f64
         );
+        if weight_only {
+            outln!("{weight}");
+        } else {
+            outln!("{weight}  games {:>5}  score {:>5}", e.games, e.score);
+        }
     }
     if entries.is_empty() {
         outln!("no book moves");

@@ -157,16 +157,19 @@ impl Play {
     }
 
     /// Answer from the opening book if it applies: the book is on, the
-    /// search is for a game move (no depth, node, mate, infinite or ponder
-    /// limit) and the position has book moves allowed by `searchmoves` and
-    /// `banmoves` that do not bring back a position of the game. A move is
-    /// drawn by weight. Returns true if it answered.
+    /// search is for a game move (a clock or a `movetime`, and no node,
+    /// mate, infinite or ponder limit) and the position has book moves
+    /// allowed by `searchmoves` and `banmoves` that do not bring back a
+    /// position of the game. A depth beside a clock is only a cap on the
+    /// search (VinXiangQi sends `go movetime X depth Y` for every move), so
+    /// it keeps the book; a depth alone has no clock and asks for the
+    /// search's analysis. A move is drawn by weight. Returns true if it
+    /// answered.
     fn book_move(&mut self, board: &Board, req: &Limits, reporter: &dyn Reporter) -> bool {
         let s = &self.settings;
         if !s.own_book
             || s.analyse_mode
             || self.book.is_empty()
-            || req.depth.is_some()
             || req.nodes.is_some()
             || req.mate.is_some()
             || req.infinite
@@ -281,12 +284,42 @@ mod tests {
             play.prepare(&board, banned, &Record::default()),
             Prepared::Search(_)
         ));
-        let deep = Limits {
-            depth: Some(5),
+        // A depth beside a clock or a movetime still plays from the book
+        // (VinXiangQi's `go movetime X depth Y`); a depth alone searches.
+        let capped = Limits {
+            depth: Some(20),
             ..clock(60_000)
         };
         assert!(matches!(
+            play.prepare(&board, capped, &Record::default()),
+            Prepared::Answered
+        ));
+        let capped_movetime = Limits {
+            depth: Some(20),
+            clock: Clock {
+                movetime: Some(1000),
+                ..Clock::default()
+            },
+            ..Limits::default()
+        };
+        assert!(matches!(
+            play.prepare(&board, capped_movetime, &Record::default()),
+            Prepared::Answered
+        ));
+        let deep = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert!(matches!(
             play.prepare(&board, deep, &Record::default()),
+            Prepared::Search(_)
+        ));
+        let counted = Limits {
+            nodes: Some(5000),
+            ..clock(60_000)
+        };
+        assert!(matches!(
+            play.prepare(&board, counted, &Record::default()),
             Prepared::Search(_)
         ));
         play.settings.own_book = false;

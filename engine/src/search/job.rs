@@ -8,8 +8,9 @@ use super::root_moves::{RootMove, root_moves};
 use super::shared::Shared;
 use crate::nnue::Network;
 use crate::now::Instant;
+use crate::score::Score;
 use crate::sync::Latch;
-use crate::tb::Tablebases;
+use crate::tb::{MateLine, Tablebases};
 use crate::tt::TranspositionTable;
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
@@ -26,6 +27,10 @@ pub(crate) struct SearchJob {
     pub network: Option<Arc<Network>>,
     /// Endgame tables to probe; `None`: none loaded.
     pub tablebases: Option<Arc<Tablebases>>,
+    /// When the tables decide the root: each root move's line to mate
+    /// (those the tables decide), reported for it in place of the search's
+    /// table score and one-move line.
+    pub mate_lines: Vec<MateLine>,
     pub shared: Arc<Shared>,
     pub reporter: Arc<dyn Reporter>,
     /// When the search was asked for: its clock, and the times it reports,
@@ -81,6 +86,7 @@ impl SearchJob {
             tt,
             network,
             tablebases: None,
+            mate_lines: Vec::new(),
             shared,
             reporter,
             start,
@@ -93,17 +99,26 @@ impl SearchJob {
     /// Probe `tablebases` (if any) in this search. In the tables, the root
     /// keeps only the moves that keep the value (unless that would leave
     /// none of the moves the `go` allows); a mate in one, being the fastest
-    /// win, is among them, and no list is left empty.
+    /// win, is among them, and no list is left empty. Each kept move's line
+    /// to mate is read from the tables then.
     pub(crate) fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> SearchJob {
-        if let Some(keep) = tablebases
-            .as_deref()
-            .and_then(|tb| crate::tb::root_moves(tb, &self.board))
+        if let Some(tb) = tablebases.as_deref()
+            && let Some(keep) = crate::tb::root_moves(tb, &self.board)
             && self.root_moves.iter().any(|rm| keep.contains(&rm.mv))
         {
             self.root_moves.retain(|rm| keep.contains(&rm.mv));
+            self.mate_lines = (self.root_moves.iter())
+                .filter_map(|rm| crate::tb::mate_line(tb, &self.board, rm.mv))
+                .collect();
         }
         self.tablebases = tablebases;
         self
+    }
+
+    /// The line to mate to report for root move `mv` scored `score`
+    /// ([`crate::tb::mate_line_of`]).
+    pub(crate) fn mate_line(&self, mv: Move, score: Score) -> Option<&MateLine> {
+        crate::tb::mate_line_of(&self.mate_lines, mv, score)
     }
 
     /// Helper threads the search uses (ids 1 to this).

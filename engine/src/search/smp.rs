@@ -54,6 +54,12 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     if let Some(mate) = job.mate_in_one {
         super::skill_pick::play_mate(&mut result, mate);
     }
+    // In the tables, the move's mate and its line to it, with a ponder move.
+    if let Some(line) = result.best.and_then(|mv| job.mate_line(mv, result.score)) {
+        result.score = line.mate_score;
+        result.pv = line.pv.clone();
+        result.ponder = line.pv.get(1).copied();
+    }
     result.nodes = job.shared.nodes.load(Ordering::Relaxed);
     if (interrupted || chosen != 0) && job.reporter.wants_lines() {
         job.reporter.final_line(&IterationInfo {

@@ -49,6 +49,8 @@ pub(super) struct Worker<'a> {
     pub tt: &'a TranspositionTable,
     /// Endgame tables to probe below the root, if loaded.
     pub tablebases: Option<&'a crate::tb::Tablebases>,
+    /// The root moves' lines to mate, when the tables decide the root.
+    pub mate_lines: &'a [crate::tb::MateLine],
     pub data: &'a mut ThreadData,
     pub limits: &'a Limits,
     pub reporter: &'a dyn Reporter,
@@ -121,6 +123,7 @@ impl<'a> Worker<'a> {
             shared: &job.shared,
             tt: &job.tt,
             tablebases: job.tablebases.as_deref(),
+            mate_lines: &job.mate_lines,
             data,
             limits,
             reporter,
@@ -231,6 +234,11 @@ impl<'a> Worker<'a> {
             } else {
                 rm.score
             };
+            // In the tables: the move's mate and its line to it.
+            let (score, pv) = match crate::tb::mate_line_of(self.mate_lines, rm.mv, score) {
+                Some(line) => (line.mate_score, &line.pv[..]),
+                None => (score, &rm.pv[..]),
+            };
             self.reporter.iteration(&IterationInfo {
                 depth,
                 // Never below the depth: a line that ends sooner (a mate,
@@ -245,7 +253,7 @@ impl<'a> Worker<'a> {
                 tbhits: self
                     .tablebases
                     .map(|_| self.shared.tbhits.load(Ordering::Relaxed)),
-                pv: &rm.pv,
+                pv,
             });
         }
     }

@@ -5,6 +5,7 @@
 //! never from their parent.
 
 use super::super::dialect::Dialect;
+use super::super::encoding::Line;
 use super::super::input::Event;
 use super::super::options::Options;
 use super::super::output::Output;
@@ -16,7 +17,7 @@ use xiangqi::types::Move;
 
 /// A line waiting to be handled.
 pub(super) enum Queued {
-    Line(String),
+    Line(Line),
     Overlong(usize),
     /// The end of input: quit once the running search has ended by itself
     /// (an infinite or pondering one is stopped).
@@ -50,6 +51,9 @@ pub struct Session {
     /// The hello word of the command just handled, if it was one: a hello
     /// of the other dialect right behind it is a GUI asking for either.
     pub(super) last_hello: Option<&'static str>,
+    /// The line being handled, while it is: a path in it is read from the
+    /// line as sent (`Line::path`), not from the parser's words.
+    pub(super) line: Option<Line>,
 }
 
 /// What the loop should do after a command.

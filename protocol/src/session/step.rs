@@ -45,7 +45,7 @@ impl Stepper {
         }
         self.session.out.log.input(line);
         if !line.is_empty() {
-            self.queue.push_back(Queued::Line(line.to_string()));
+            self.queue.push_back(Queued::Line(line.into()));
         }
         loop {
             if self.session.drain(&mut self.queue) == Flow::Quit {
