@@ -70,7 +70,8 @@ def check(doc):
             faults.append("release: cannot write the release (permissions: contents: write)")
         if "gh release" not in runs(release):
             faults.append("release: attaches nothing")
-    for path in ("scripts/release-zips.sh", "packaging/README.md", "packaging/BOOK-AND-NETWORK.txt",
+    for path in ("scripts/release-zips.sh", "packaging/README.md", "packaging/INSTALL-zh.md",
+                 "packaging/BOOK-AND-NETWORK.txt",
                  "LICENSE", "docs/install.md"):
         if not os.path.exists(path):
             faults.append(f"{path}, which the zips carry, is missing")

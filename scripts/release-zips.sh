@@ -20,8 +20,8 @@
 # Each zip, OUTDIR/jiangjun-VERSION-NAME.zip (VERSION: JIANGJUN_VERSION
 # without its v when set, as by the release workflow, else Cargo.toml's),
 # holds one folder: the engine, packaging/README.md (the players' README),
-# LICENSE, docs/install.md down to its cut line as INSTALL.md and
-# packaging/BOOK-AND-NETWORK.txt. Each zip is then unpacked into an empty
+# LICENSE, docs/install.md down to its cut line as INSTALL.md, its Chinese
+# version packaging/INSTALL-zh.md and packaging/BOOK-AND-NETWORK.txt. Each zip is then unpacked into an empty
 # temporary folder and checked there:
 #   - the file list is exactly that;
 #   - the binary is what it should be: a static ELF (no NEEDED library) for
@@ -124,7 +124,7 @@ package() { # NAME BINARY -> prints the zip's path
     rm -rf "$stage"
     mkdir -p "$stage/$folder"
     cp "$bin" "$stage/$folder/"
-    cp packaging/README.md LICENSE packaging/BOOK-AND-NETWORK.txt "$stage/$folder/"
+    cp packaging/README.md packaging/INSTALL-zh.md LICENSE packaging/BOOK-AND-NETWORK.txt "$stage/$folder/"
     install_md >"$stage/$folder/INSTALL.md"
     make_zip "$stage" "$folder" "$outdir/$folder.zip"
     echo "$outdir/$folder.zip"
@@ -255,7 +255,7 @@ check_zip() { # NAME ZIP EXE_NAME [RUN-PREFIX...]
     mkdir -p "$dir"
     unpack "$zip" "$dir"
     listing=$(cd "$dir" && find . -type f | sed 's|^\./||' | sort)
-    want=$(for f in "$exe_name" README.md LICENSE INSTALL.md BOOK-AND-NETWORK.txt; do
+    want=$(for f in "$exe_name" README.md LICENSE INSTALL.md INSTALL-zh.md BOOK-AND-NETWORK.txt; do
         echo "jiangjun-$version-$name/$f"
     done | sort)
     [[ $listing == "$want" ]] || fail "$name: the zip holds $(echo $listing), not $(echo $want)"
