@@ -89,24 +89,28 @@ trap cleanup EXIT
 
 # --- Zipping and unzipping with what the system has ------------------------
 # (zip/unzip on Linux and macOS; 7-Zip or PowerShell on GitHub's Windows runners.)
+# A path as a native Windows program (7-Zip, PowerShell) reads it, under Git's bash.
+native_path() {
+    if command -v cygpath >/dev/null; then cygpath -w "$1"; else echo "$1"; fi
+}
 make_zip() { # DIR_PARENT FOLDER ZIP
     local parent=$1 folder=$2 zip=$3
     rm -f "$zip"
     if command -v zip >/dev/null; then
         (cd "$parent" && zip -qrX "$zip" "$folder")
     elif command -v 7z >/dev/null; then
-        (cd "$parent" && 7z a -tzip -bd "$zip" "$folder" >/dev/null)
+        (cd "$parent" && 7z a -tzip -bd "$(native_path "$zip")" "$folder" >/dev/null)
     else
-        (cd "$parent" && pwsh -NoProfile -Command "Compress-Archive -Path '$folder' -DestinationPath '$zip'")
+        (cd "$parent" && pwsh -NoProfile -Command "Compress-Archive -Path '$folder' -DestinationPath '$(native_path "$zip")'")
     fi
 }
 unpack() { # ZIP DEST
     if command -v unzip >/dev/null; then
         unzip -q "$1" -d "$2"
     elif command -v 7z >/dev/null; then
-        7z x -bd "-o$2" "$1" >/dev/null
+        7z x -bd "-o$(native_path "$2")" "$(native_path "$1")" >/dev/null
     else
-        pwsh -NoProfile -Command "Expand-Archive -Path '$1' -DestinationPath '$2'"
+        pwsh -NoProfile -Command "Expand-Archive -Path '$(native_path "$1")' -DestinationPath '$(native_path "$2")'"
     fi
 }
 
