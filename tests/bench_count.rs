@@ -18,7 +18,7 @@ const SOURCE: &str = "engine/bench-nodes.txt";
 /// Pages that state the current count, each with the text just before it.
 const PAGES: &[(&str, &str)] = &[
     ("README.md", "built in (`bench` "),
-    ("docs/install.md", "checks the bench node count\n("),
+    ("docs/install.md", "`bench`'s node count ("),
     ("engine/nets/README.md", "nodes at `a74e005`; "),
     // Written by scripts/calibrate_levels.py with the count it measured
     // with, which must be this one (as for `ladder_ratings.rs` below).
