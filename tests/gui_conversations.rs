@@ -250,6 +250,47 @@ fn vinxiangqi_reads_option(line: &str) {
     }
 }
 
+/// The fields VinXiangQi's engine settings form makes of `option` lines, as
+/// (name, type): it splits each line on single spaces and takes the third
+/// word as the name and the fifth as the type (UCI), and shows only the
+/// types check, spin, combo and button; any other line gives no field.
+fn vinxiangqi_form_fields<'a>(lines: impl Iterator<Item = &'a String>) -> Vec<(String, String)> {
+    lines
+        .map(|l| l.split(' ').collect::<Vec<&str>>())
+        .filter(|a| a.len() > 4 && a[0] == "option")
+        .filter(|a| matches!(a[4], "check" | "spin" | "combo" | "button"))
+        .map(|a| (a[2].to_string(), a[4].to_string()))
+        .collect()
+}
+
+/// A GUI that sends `uci` alone (Pikafish's GUIs) sees each option once,
+/// by its standard name; the single-word twins are VinXiangQi's alone.
+#[test]
+fn a_uci_gui_sees_the_standard_option_names_only() {
+    let mut gui = Gui::start();
+    gui.send("uci");
+    let hello = gui.until(|l| l == "uciok");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Skill Level type spin"))
+    );
+    let after = gui.sync();
+    let options: Vec<&String> = hello
+        .iter()
+        .chain(&after)
+        .filter(|l| l.starts_with("option "))
+        .collect();
+    assert!(
+        !options
+            .iter()
+            .any(|l| l.contains("Skill_Level") || l.contains("Move_Overhead")),
+        "{options:#?}"
+    );
+    gui.send("quit");
+    assert!(gui.e.wait_exit_within(patience()));
+}
+
 /// A position as VinXiangQi writes it: the board and the side to move.
 fn vin_fen(board: &Board) -> String {
     let fen = board.to_fen();
@@ -377,6 +418,23 @@ fn vinxiangqi_gets_one_uci_handshake_and_every_line_works() {
         "{after:#?}"
     );
     assert!(after.iter().any(|l| l.contains("'ucci'")), "{after:#?}");
+    // What its settings form shows: every `option` line read so far.
+    let shown = vinxiangqi_form_fields(hello.iter().chain(&after));
+    for (name, ty) in [
+        ("Threads", "spin"),
+        ("Hash", "spin"),
+        ("Skill_Level", "spin"),
+        ("Move_Overhead", "spin"),
+        ("UCI_LimitStrength", "check"),
+        ("UCI_Elo", "spin"),
+        ("OwnBook", "check"),
+        ("Clear_Hash", "button"),
+    ] {
+        assert!(
+            shown.contains(&(name.to_string(), ty.to_string())),
+            "{name} ({ty}) is missing from VinXiangQi's form: {shown:?}"
+        );
+    }
     // `SetOption` in UCI form: its `Threads`, then the settings form's
     // values (a button's value is empty); a GUI that raced ahead of the
     // `uciok` (or a 2022 build) sends the short form, names of several
@@ -393,6 +451,9 @@ fn vinxiangqi_gets_one_uci_handshake_and_every_line_works() {
         "setoption Hash 16",
         "setoption Skill Level 20",
         "setoption Clear Hash ",
+        "setoption name Skill_Level value 20",
+        "setoption name Move_Overhead value 10",
+        "setoption name Clear_Hash value ",
     ] {
         gui.send(l);
     }

@@ -32,6 +32,13 @@ pub trait Dialect: Sync {
     /// One line (trimmed, not empty) as a command.
     fn parse(&self, line: &str) -> Command;
 
+    /// `option` lines for a GUI that sent the other dialect's hello word
+    /// right after this one's (VinXiangQi), announced after the note that
+    /// the second word was ignored: by default none.
+    fn second_hello_options(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Milliseconds in one unit of a `go` clock value.
     fn ms_per_clock_unit(&self, options: &Options) -> f64;
 

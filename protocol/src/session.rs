@@ -230,6 +230,9 @@ impl Session {
                 self.out.info_string(&format!(
                     "'{word}' right after '{spoken}' ignored: the engine speaks {spoken}"
                 ));
+                for line in self.dialect.second_hello_options() {
+                    self.out.line(&line);
+                }
             }
             Command::Hello(word) => self.hello(word),
             Command::IsReady => self.out.line("readyok"),

@@ -51,6 +51,34 @@ impl Dialect for Uci {
         lines
     }
 
+    /// VinXiangQi sends `uci` and `ucci` at once, and its engine settings
+    /// form splits an `option` line on single spaces and takes the third
+    /// word as the name and the fifth as the type: an option whose name has
+    /// several words (`Skill Level`, `Move Overhead`, `Clear Hash`, `Random
+    /// Seed`) never appears there. So to that GUI alone the session
+    /// announces each of them once more, its spaces written as underscores
+    /// (names match ignoring spaces and underscores, so VinXiangQi's
+    /// `setoption name Skill_Level value 5` sets `Skill Level`). Pikafish-style
+    /// GUIs, which send `uci` alone, see the standard names only. The form
+    /// has no field for a `string` option, so those are left out.
+    fn second_hello_options(&self) -> Vec<String> {
+        options::all()
+            .filter(|def| {
+                def.uci.is_some_and(|n| n.contains(' ')) && !matches!(def.kind, Kind::Text)
+            })
+            .filter_map(option_line)
+            .filter_map(|line| {
+                let name = line.strip_prefix("option name ")?;
+                let at = name.find(" type ")?;
+                Some(format!(
+                    "option name {}{}",
+                    name[..at].replace(' ', "_"),
+                    &name[at..]
+                ))
+            })
+            .collect()
+    }
+
     /// Besides `setoption name N value V`, the short `setoption N V` with
     /// an option's UCI name (VinXiangQi sends `setoption Threads 4` and
     /// `setoption Clear Hash ` to UCI engines too); other short forms stay
