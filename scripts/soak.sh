@@ -15,6 +15,8 @@
 # beside the repository), and each engine changes Hash and Threads between
 # games (SOAK_HASH "16|64", SOAK_THREADS "1|2"; the second engine takes the
 # lists in reverse, so the two differ; threads2 keeps Threads at 2).
+# SOAK_RUNNER names the binary that runs the matches (default BINARY): a
+# native jiangjun when BINARY is the Wine wrapper of scripts/windows-build.sh.
 # SOAK_GAMES=N sets every part's game count at once (SOAK_GAMES=2 for a smoke
 # run); SOAK_PARTS="uci ponder" runs some parts only; SOAK_TOLERANCE_MS (100)
 # is the runner's --tolerance-ms, the grace beyond the clock.
@@ -31,7 +33,7 @@
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
-    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 bin=$(realpath "$1")
@@ -39,6 +41,10 @@ out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 [[ -x $bin ]] || { echo "soak: $1 is not an executable" >&2; exit 2; }
+# The match runner: the binary itself, or SOAK_RUNNER (a native jiangjun)
+# when BINARY is one the runner cannot be, such as scripts/windows-build.sh's
+# wrapper that starts jiangjun.exe under Wine.
+runner=$(realpath "${SOAK_RUNNER:-$bin}")
 mkdir -p "$out"
 
 tc=${SOAK_TC:-1+0.01}
@@ -88,7 +94,7 @@ run_part() {
     local part=$1 games=$2 a=$3 b=$4
     echo "== $part: $games games at $tc" >&2
     local start=$SECONDS
-    "$bin" match --engine "$a" --engine "$b" --games "$games" --tc "$tc" \
+    "$runner" match --engine "$a" --engine "$b" --games "$games" --tc "$tc" \
         --concurrency "$conc" --tolerance-ms "$tolerance" --openings "$openings" \
         --pgn "$out/$part.pgn" --resume | tee "$out/$part.txt"
     echo "   ($((SECONDS - start)) s)" >&2
