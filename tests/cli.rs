@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::run_jiangjun as run;
+use common::{bench_nodes, run_jiangjun as run};
 
 #[test]
 fn perft_counts_and_divides() {
@@ -24,15 +24,6 @@ fn perft_counts_and_divides() {
     let (ok, _, err) = run(&["perft", "2", "--fen", "not a fen"]);
     assert!(!ok);
     assert!(err.contains("error"), "{err}");
-}
-
-/// The count of bench's `Nodes searched  : N` line.
-fn bench_nodes(out: &str) -> u64 {
-    out.lines()
-        .find(|l| l.starts_with("Nodes searched"))
-        .and_then(|l| l.split(':').nth(1))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no node count: {out}"))
 }
 
 /// The default bench's node count is the search's signature: it moves

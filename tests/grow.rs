@@ -7,17 +7,8 @@
 
 mod common;
 
-use common::run_jiangjun as run;
+use common::{bench_nodes, run_jiangjun as run};
 use std::path::Path;
-
-/// The count of bench's `Nodes searched  : N` line.
-fn bench_nodes(out: &str) -> u64 {
-    out.lines()
-        .find(|l| l.starts_with("Nodes searched"))
-        .and_then(|l| l.split(':').nth(1))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no node count: {out}"))
-}
 
 /// Net 7 grown into `features` with `--epochs 0`, at `out`.
 fn grow_net7(features: &str, out: &Path) -> (bool, String) {

@@ -237,6 +237,15 @@ pub fn assert_legal_bestmove(line: &str, board: &Board) -> Move {
     }
 }
 
+/// The count of bench's `Nodes searched  : N` line.
+pub fn bench_nodes(out: &str) -> u64 {
+    out.lines()
+        .find(|l| l.starts_with("Nodes searched"))
+        .and_then(|l| l.split(':').nth(1))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no node count: {out}"))
+}
+
 /// Run the `jiangjun` binary with `args` to the end: (success, stdout, stderr).
 pub fn run_jiangjun(args: &[&str]) -> (bool, String, String) {
     let (code, out, err) = run_jiangjun_code(args);
