@@ -39,4 +39,5 @@ fi
 files=()
 for s in $(seq "$first" "$last"); do files+=("$out/shard-$s.jjdata"); done
 cat "${files[@]}" > "$out/all.jjdata"
-echo "datagen_shards: $(( $(stat -c %s "$out/all.jjdata") / 48 - (last - first + 1) )) positions in $out/all.jjdata" >&2
+# `wc -c`, not GNU `stat -c`: the same on macOS.
+echo "datagen_shards: $(( $(wc -c < "$out/all.jjdata") / 48 - (last - first + 1) )) positions in $out/all.jjdata" >&2
