@@ -452,7 +452,7 @@ await check('Threads 2: the page\'s engine plays a legal move on two threads', a
 /**
  * Through the loader in an isolated page: `go movetime MS` from the start
  * position (no book) on 1 and on 2 threads, the last `info` line's nps of
- * each; and, so that the helpers' part shows, `go depth 9`'s node count on
+ * each; and, so that the helpers' part shows, `go depth 11`'s node count on
  * each (one thread's is always the same). Every line the engine said that
  * has "error" in it comes back too.
  */
@@ -481,11 +481,11 @@ async function browserThreads(ms) {
     const out = { threads: engine.threads, note: engine.threadsNote, runs: [] };
     for (const n of [1, 2]) {
       engine.postMessage(`setoption name Threads value ${n}`);
-      const depth = await search('depth 9');
+      const depth = await search('depth 11');
       const timed = await search(`movetime ${ms}`);
       out.runs.push({
         n,
-        nodes9: Number(depth.last?.match(/ nodes (\d+)/)?.[1]),
+        nodes11: Number(depth.last?.match(/ nodes (\d+)/)?.[1]),
         nps: Number(timed.last?.match(/ nps (\d+)/)?.[1]),
         best: timed.best,
       });
@@ -517,7 +517,7 @@ await check('Threads 1 and 2 in Chromium against native: nodes per second', asyn
     nativeJudge(null, [r.best]);
   }
   const [one, two] = b.runs;
-  assert.ok(one.nodes9 > 0 && two.nodes9 > 0 && one.nodes9 !== two.nodes9, `depth 9: ${one.nodes9} nodes on 1 thread, ${two.nodes9} on 2`);
+  assert.ok(one.nodes11 > 0 && two.nodes11 > 0 && one.nodes11 !== two.nodes11, `depth 11: ${one.nodes11} nodes on 1 thread, ${two.nodes11} on 2`);
   for (const n of [1, 2]) console.log(`native threads ${n}: ${nativeNps(n, ms)} nps`);
 });
 

@@ -141,14 +141,14 @@ if (process.env.JJ_WEB_THREADS === '1' || threadsBuilt) {
     engine.postMessage('ucinewgame');
     engine.postMessage(`position fen ${FEN}`);
     const from = lines.length;
-    await ask('go depth 9', /^bestmove /);
-    const nodesOf = (at) => Number(lines.slice(at).filter((l) => / depth 9 .* pv /.test(l)).pop()?.match(/ nodes (\d+)/)?.[1]);
+    await ask('go depth 11', /^bestmove /);
+    const nodesOf = (at) => Number(lines.slice(at).filter((l) => / depth 11 .* pv /.test(l)).pop()?.match(/ nodes (\d+)/)?.[1]);
     const one = nodesOf(from);
     const two = lines.length;
     engine.postMessage('setoption name Threads value 2');
     engine.postMessage('ucinewgame');
     engine.postMessage(`position fen ${FEN}`);
-    const line = await ask('go depth 9', /^bestmove /);
+    const line = await ask('go depth 11', /^bestmove /);
     assert.ok(!lines.slice(two).some((l) => l.includes('error')), 'no error');
     assert.ok(nodesOf(two) > 0 && nodesOf(two) !== one, `nodes ${nodesOf(two)} with 2 threads, ${one} with 1`);
     const move = bestmove(line);
