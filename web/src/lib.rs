@@ -21,6 +21,12 @@
 //! len) -> answer length`; the JSON answer is at `jj_answer()`. The rules
 //! query `tb POSITION` then answers from them.
 //!
+//! The threaded build (`+atomics`, `pkg/jiangjun-threads.wasm`; see
+//! `threads.rs`) also imports `memory` (shared) and `jj_spawn(slot, state,
+//! region, len) -> i32`, and exports `jj_thread_start(slot)` with what a
+//! helper thread's host sets up first (`__stack_pointer`,
+//! `__wasm_init_tls`, `__tls_size`, `__tls_align`).
+//!
 //! Natively the crate builds too (the workspace's checks see the code),
 //! with stand-ins for the imports that print to stdout.
 

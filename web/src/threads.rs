@@ -46,8 +46,8 @@ fn error(text: &str) -> std::io::Error {
     std::io::Error::other(text.to_string())
 }
 
-/// A free slot, or a new one; `None` if too many threads live or memory
-/// is short.
+/// A free slot, or a new one, holding `job`; an error if too many threads
+/// live or memory is short.
 fn slot(job: Job) -> Result<&'static Slot, std::io::Error> {
     let mut slots = crate::lock(&SLOTS);
     let live = (slots.iter())
