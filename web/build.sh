@@ -34,6 +34,35 @@ fi
 cp "$out/$target/release/jiangjun_web.wasm" "$root/web/pkg/jiangjun.wasm"
 echo "web/pkg/jiangjun.wasm: $(wc -c <"$root/web/pkg/jiangjun.wasm") bytes" >&2
 
+# The threaded module, web/pkg/jiangjun-threads.wasm (Lazy SMP on Web
+# Workers over shared memory, see docs/web.md): atomics need std built from
+# source with them (-Zbuild-std, RUSTC_BOOTSTRAP=1), from rustup's rust-src
+# component (rustup component add rust-src) or Debian's rust-web-src. Without
+# either, only the one-thread module is built, and this says so.
+threads_out="$root/target/wasm-threads"
+threads_flags="${RUSTFLAGS:-} -C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128"
+rm -f "$root/web/pkg/jiangjun-threads.wasm"
+if command -v rustup >/dev/null 2>&1 && rustup target list --installed 2>/dev/null | grep -qx "$target" \
+    && rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    echo "building the threaded module with rustup's rust-src and -Zbuild-std" >&2
+    RUSTC_BOOTSTRAP=1 RUSTFLAGS="$threads_flags" cargo build --release -p jiangjun-web \
+        --target "$target" -Zbuild-std=std,panic_abort --target-dir "$threads_out" \
+        --manifest-path "$root/Cargo.toml"
+elif [ -x /usr/bin/rustc ] && [ -x /usr/bin/cargo ] && [ -d /usr/lib/rustlib/src/rust/library ] \
+    && command -v wasm-ld >/dev/null 2>&1; then
+    echo "building the threaded module with /usr/bin/rustc and -Zbuild-std" >&2
+    RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS="$threads_flags" \
+        CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
+        /usr/bin/cargo build --release -p jiangjun-web --target "$target" \
+        -Zbuild-std=std,panic_abort --target-dir "$threads_out" --manifest-path "$root/Cargo.toml"
+else
+    echo "NOT building the threaded module: no std sources (rustup component add rust-src," >&2
+    echo "or Debian's rust-web-src); the engine will search on one thread" >&2
+    false
+fi && cp "$threads_out/$target/release/jiangjun_web.wasm" "$root/web/pkg/jiangjun-threads.wasm" \
+    && echo "web/pkg/jiangjun-threads.wasm: $(wc -c <"$root/web/pkg/jiangjun-threads.wasm") bytes" >&2 \
+    || echo "web/pkg/jiangjun-threads.wasm: not built; the page and package fall back to one thread" >&2
+
 # The endgame tables the page ships (docs/web.md): one attacker (rook, horse,
 # cannon or pawn) against a king with any advisors and elephants, and the
 # smaller tables their captures lead to, built by the native binary

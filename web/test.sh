@@ -11,7 +11,15 @@
 # that fails and Debian's packages are missing too, install those (rustc-web
 # cargo-web rust-web-src lld, as root or through sudo) first, and let
 # test/browser.sh install Chromium and puppeteer-core; exits 3 if they cannot
-# be installed.
+# be installed. With rustup it also adds rust-src, which the threaded module
+# (web/pkg/jiangjun-threads.wasm) is built from, and then requires that
+# module: the tests of Threads 2 must run (JJ_WEB_THREADS=1). Without
+# --install they run if it was built, and are skipped, saying so, if not.
+#
+# The browser test prints `threads 1: X nps`, `threads 2: X nps` (Chromium)
+# and `native threads 1: X nps`, `native threads 2: X nps` for the same
+# search (`go movetime 3000` from the start position, no book;
+# JJ_WEB_NPS_MS sets the time).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 install=no
@@ -35,8 +43,15 @@ if [ "$install" = yes ] && command -v rustup >/dev/null 2>&1 \
     rustup target add wasm32-unknown-unknown >/dev/null 2>&1 \
         || echo "web/test.sh: rustup could not add the target; trying Debian's packages" >&2
 fi
+if [ "$install" = yes ] && command -v rustup >/dev/null 2>&1 \
+    && ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    echo "web/test.sh: adding rustup's rust-src component (for the threaded module)" >&2
+    rustup component add rust-src >/dev/null 2>&1 \
+        || echo "web/test.sh: rustup could not add rust-src" >&2
+fi
 if [ "$install" = yes ] \
-    && ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+    && ! { rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+        && rustup component list --installed 2>/dev/null | grep -q '^rust-src'; } \
     && ! { [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ] \
         && command -v wasm-ld >/dev/null 2>&1; }; then
     echo "web/test.sh: installing rustc-web cargo-web rust-web-src lld" >&2
@@ -55,6 +70,13 @@ if [ "$rc" -eq 2 ]; then
 elif [ "$rc" -ne 0 ]; then
     echo "FAIL: web/build.sh exited $rc"
     exit "$rc"
+fi
+if [ "$install" = yes ]; then
+    if [ ! -f "$here/pkg/jiangjun-threads.wasm" ]; then
+        echo "FAIL: web/pkg/jiangjun-threads.wasm was not built (see web/build.sh's output)"
+        exit 1
+    fi
+    export JJ_WEB_THREADS=1
 fi
 node "$here/test/node-test.mjs" "$@" || exit 1
 if [ "$install" = yes ]; then

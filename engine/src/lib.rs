@@ -39,8 +39,20 @@ pub mod tb;
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 mod thread;
 // No threads to start in a wasm32-unknown-unknown build: tasks run inline.
-#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+#[cfg(all(
+    target_family = "wasm",
+    target_os = "unknown",
+    not(target_feature = "atomics")
+))]
 #[path = "thread_inline.rs"]
+mod thread;
+// With shared memory, the host starts the helper threads (Web Workers).
+#[cfg(all(
+    target_family = "wasm",
+    target_os = "unknown",
+    target_feature = "atomics"
+))]
+#[path = "thread_hosted.rs"]
 mod thread;
 mod tt;
 
@@ -57,4 +69,11 @@ pub use search::{
     Handicap, Interrupt, InterruptHook, IterationInfo, Level, Limits, Reporter, SearchResult,
     Silent,
 };
+/// How a threaded wasm build's host starts the helper search threads.
+#[cfg(all(
+    target_family = "wasm",
+    target_os = "unknown",
+    target_feature = "atomics"
+))]
+pub use thread::{ThreadSpawner, set_spawner as set_thread_spawner};
 pub use tt::{Bound, TtEntry as HashEntry};

@@ -460,6 +460,13 @@ function readParams() {
   return p.get('fen');
 }
 
+/** Search threads: `?threads=N` (1 to 16), else the cores, up to 4. */
+function searchThreads() {
+  const asked = Number(new URLSearchParams(location.search).get('threads'));
+  if (Number.isInteger(asked) && asked >= 1 && asked <= 16) return asked;
+  return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4));
+}
+
 /** The Elo range the engine announces bounds the page's Elo field. */
 function readOption(line) {
   const m = line.match(/^option name UCI_Elo type spin default (\d+) min (\d+) max (\d+)/);
@@ -488,9 +495,14 @@ async function main() {
   await engine.start();
   // For measurements: when the page could first search (see browser-measure.mjs).
   performance.mark('jiangjun-ready');
+  // Lazy SMP where the page is cross-origin isolated: as many search
+  // threads as the machine has cores, up to 4 (`?threads=N` sets it).
+  const threads = engine.threaded ? searchThreads() : 1;
+  if (threads > 1) engine.setOption('Threads', threads);
+  document.body.dataset.threads = String(threads);
   $('isolation').textContent = engine.canStop
-    ? ''
-    : 'This page is not cross-origin isolated (its server sends no COOP/COEP headers): Stop restarts the engine.';
+    ? `The engine searches on ${threads} thread${threads > 1 ? 's' : ''}.`
+    : 'This page is not cross-origin isolated (its server sends no COOP/COEP headers): Stop restarts the engine, and it searches on one thread.';
 
   $('new-game').onclick = () => newGame(state.start);
   $('undo').onclick = undo;

@@ -74,6 +74,11 @@ export class EngineClient {
     this.events.onState?.(this.busy ? 'thinking' : 'ready');
   }
 
+  /** Whether `Threads` above 1 searches on more threads (the threaded module runs). */
+  get threaded() {
+    return this.engine?.threads ?? false;
+  }
+
   /** Whether `stop` reaches a running search (the page is cross-origin isolated). */
   get canStop() {
     return this.engine?.canStopSearch ?? false;

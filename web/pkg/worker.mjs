@@ -2,9 +2,19 @@
 // module Web Worker in a browser), so that a search, which runs inside one
 // call into the module, never blocks the page or the caller's event loop.
 //
-// Messages from the loader: {type: 'init', wasmUrl | wasmBinary | wasmModule, flags}
-// first, then {type: 'line', line}. Messages back: {type: 'line', line},
-// {type: 'ready'}, {type: 'error', message}, {type: 'exit'}.
+// Messages from the loader: {type: 'init', wasmUrl | wasmBinary | wasmModule, flags,
+// memory} first, then {type: 'line', line}. Messages back: {type: 'line', line},
+// {type: 'ready'}, {type: 'error', message}, {type: 'exit'}, and from the
+// threaded module {type: 'spawn', slot, state, region, len}.
+//
+// The threaded module (jiangjun-threads.wasm) imports `memory`, a shared
+// WebAssembly.Memory the loader made. Its Lazy SMP helpers are threads the
+// engine asks for (`jj_spawn`): the loader starts each in a worker of its
+// own, with {type: 'thread', wasmModule, memory, slot, state, region, len}:
+// that worker instantiates the module on the same memory, takes the stack
+// and thread-local block in `region` and runs `jj_thread_start(slot)`; when
+// it returns (or could not start) it sets the i32 at `state` and posts
+// {type: 'thread-exit'}.
 //
 // `flags` (an Int32Array on a SharedArrayBuffer, or null) is how `stop`,
 // `quit` and `ponderhit` reach a running search: the loader counts them in
@@ -30,6 +40,8 @@ if (isNode) {
 
 let wasm = null;
 let flags = null;
+// The module's memory: its own export, or the shared one it imports.
+let memory = null;
 // Counts taken by a search whose lines have not come yet.
 const taken = [0, 0];
 const decoder = new TextDecoder();
@@ -38,12 +50,24 @@ const encoder = new TextEncoder();
 const early = [];
 
 function write(ptr, len) {
-  const bytes = new Uint8Array(wasm.exports.memory.buffer, ptr, len);
+  // A copy: TextDecoder takes no view of a SharedArrayBuffer.
+  const bytes = new Uint8Array(memory.buffer, ptr, len).slice();
   post({ type: 'line', line: decoder.decode(bytes) });
 }
 
+// Milliseconds on a clock every worker shares (the search threads' clocks
+// must agree): from the epoch, not from this worker's start.
 function now() {
-  return performance.now();
+  return performance.timeOrigin + performance.now();
+}
+
+// Slot states (web/src/threads.rs).
+const ENDED = 2;
+const ABANDONED = 3;
+
+function spawn(slot, state, region, len) {
+  post({ type: 'spawn', slot, state, region, len });
+  return 0;
 }
 
 function take(which) {
@@ -89,14 +113,15 @@ function handle(line) {
   }
   const bytes = encoder.encode(line);
   const ptr = wasm.exports.jj_buffer(bytes.length);
-  new Uint8Array(wasm.exports.memory.buffer, ptr, bytes.length).set(bytes);
+  new Uint8Array(memory.buffer, ptr, bytes.length).set(bytes);
   if (wasm.exports.jj_line(bytes.length) !== 0) {
     post({ type: 'exit' });
   }
 }
 
 async function load(msg) {
-  const imports = { env: { jj_write: write, jj_now: now, jj_poll: poll } };
+  const imports = { env: { jj_write: write, jj_now: now, jj_poll: poll, jj_spawn: spawn } };
+  if (msg.memory) imports.env.memory = msg.memory;
   if (msg.wasmModule) {
     // Compiled by the caller: instantiating a Module gives the instance.
     return WebAssembly.instantiate(msg.wasmModule, imports);
@@ -116,11 +141,46 @@ async function load(msg) {
   return instance;
 }
 
+// A helper search thread: run `jj_thread_start` on the region's stack, then
+// say it has returned (or never started).
+async function thread(msg) {
+  const state = new Int32Array(msg.memory.buffer, msg.state, 1);
+  let started = false;
+  try {
+    memory = msg.memory;
+    const imports = {
+      env: { memory, jj_write: write, jj_now: now, jj_poll: () => 0, jj_spawn: () => 1 },
+    };
+    const instance = await WebAssembly.instantiate(msg.wasmModule, imports);
+    const e = instance.exports;
+    // The thread-local block at the region's low end (aligned), the stack
+    // above it, growing down from the region's end (16-byte aligned).
+    const align = e.__tls_align.value;
+    const tls = Math.ceil(msg.region / align) * align;
+    if (tls + e.__tls_size.value + 65536 > msg.region + msg.len) throw new Error('region too small');
+    e.__stack_pointer.value = (msg.region + msg.len) & ~15;
+    e.__wasm_init_tls(tls);
+    started = true;
+    e.jj_thread_start(msg.slot);
+    Atomics.store(state, 0, ENDED);
+  } catch (err) {
+    // Not started: the spawner gives up on it. Started: it trapped.
+    if (!started) Atomics.compareExchange(state, 0, 0, ABANDONED);
+    else Atomics.store(state, 0, ENDED);
+    post({ type: 'error', message: String(err?.stack ?? err) });
+  }
+  Atomics.notify(state, 0);
+  post({ type: 'thread-exit' });
+}
+
 onMessage = async (msg) => {
-  if (msg.type === 'init') {
+  if (msg.type === 'thread') {
+    await thread(msg);
+  } else if (msg.type === 'init') {
     try {
       flags = msg.flags ? new Int32Array(msg.flags) : null;
       wasm = await load(msg);
+      memory = msg.memory ?? wasm.exports.memory;
       if (wasm.exports.jj_start() !== 0) throw new Error('the engine did not start');
     } catch (e) {
       post({ type: 'error', message: String(e?.stack ?? e) });

@@ -9,6 +9,25 @@ mod imports {
         pub fn jj_now() -> f64;
         pub fn jj_poll(block_ms: u32) -> u32;
     }
+    #[cfg(target_feature = "atomics")]
+    #[link(wasm_import_module = "env")]
+    unsafe extern "C" {
+        pub fn jj_spawn(slot: usize, state: usize, region: usize, len: usize) -> i32;
+    }
+}
+
+/// Ask the host to start a thread on `len` bytes at `region` (its stack and
+/// thread-local block) that calls `jj_thread_start(slot)`, and sets the
+/// i32 at `state` when it cannot or when the thread has returned. 0 if the
+/// host took the request.
+#[cfg(all(
+    target_family = "wasm",
+    target_os = "unknown",
+    target_feature = "atomics"
+))]
+pub fn spawn(slot: usize, state: usize, region: usize, len: usize) -> i32 {
+    // SAFETY: plain integers; the host only keeps them to start the thread.
+    unsafe { imports::jj_spawn(slot, state, region, len) }
 }
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]

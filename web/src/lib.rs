@@ -21,13 +21,29 @@
 //! len) -> answer length`; the JSON answer is at `jj_answer()`. The rules
 //! query `tb POSITION` then answers from them.
 //!
+//! The threaded build (`+atomics`, `pkg/jiangjun-threads.wasm`; see
+//! `threads.rs`) also imports `memory` (shared) and `jj_spawn(slot, state,
+//! region, len) -> i32`, and exports `jj_thread_start(slot)` with what a
+//! helper thread's host sets up first (`__stack_pointer`,
+//! `__wasm_init_tls`, `__tls_size`, `__tls_align`).
+//!
 //! Natively the crate builds too (the workspace's checks see the code),
 //! with stand-ins for the imports that print to stdout.
+
+// The threaded build is made with RUSTC_BOOTSTRAP=1 already (std is built
+// from source for it): its spawner waits on the slot's state word directly.
+#![cfg_attr(target_feature = "atomics", feature(stdarch_wasm_atomic_wait))]
 
 mod host;
 mod query;
 mod rules;
 mod tables;
+#[cfg(all(
+    target_family = "wasm",
+    target_os = "unknown",
+    target_feature = "atomics"
+))]
+mod threads;
 
 use jiangjun_engine::Interrupt;
 use jiangjun_protocol::output::Output;
@@ -63,6 +79,16 @@ impl Write for HostSink {
     }
 }
 
+/// Lock a mutex, recovering the data if a thread panicked while holding it.
+#[cfg(all(
+    target_family = "wasm",
+    target_os = "unknown",
+    target_feature = "atomics"
+))]
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 fn interrupt(block_ms: u32) -> Interrupt {
     match host::poll(block_ms) {
         1 => Interrupt::Stop,
@@ -80,6 +106,12 @@ pub extern "C" fn jj_start() -> i32 {
         host::write(format!("info string error: engine panic: {info}").as_bytes());
     }));
     host::install_clock();
+    #[cfg(all(
+        target_family = "wasm",
+        target_os = "unknown",
+        target_feature = "atomics"
+    ))]
+    jiangjun_engine::set_thread_spawner(threads::spawn);
     let out = Arc::new(Output::new(Box::new(HostSink(Vec::new()))));
     match Stepper::new(out, Some(interrupt)) {
         Ok(s) => {

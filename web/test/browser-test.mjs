@@ -77,10 +77,17 @@ function scoreText(score) {
 }
 
 const session = await start();
+// The threaded module is required when JJ_WEB_THREADS=1 (web/test.sh
+// --install, CI), else checked if built.
+const threadsBuilt = existsSync(`${ROOT}web/pkg/jiangjun-threads.wasm`);
+const testThreads = process.env.JJ_WEB_THREADS === '1' || threadsBuilt;
+
 const page = await session.browser.newPage();
 const problems = [];
 page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 page.on('console', (m) => {
+  // Not built, the threaded module's fetch fails (the 404 the loader falls back on).
+  if (!threadsBuilt && m.location()?.url?.endsWith('/pkg/jiangjun-threads.wasm')) return;
   if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
 });
 
@@ -118,7 +125,7 @@ function pick(moves) {
 }
 
 await check('the page loads, the engine starts, cross-origin isolated', async () => {
-  await page.goto(`${session.base}/page/?you=red&think=depth5&book=0`);
+  await page.goto(`${session.base}/page/?you=red&think=depth5&book=0&threads=1`);
   await waitBody('engine', 'ready');
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   assert.equal(await page.$$eval('.pieces .piece', (es) => es.length), 32);
@@ -398,7 +405,7 @@ await check('with the engine as Black, scores are Black\'s, as the native search
   p.on('pageerror', (e) => problems.push(`page error (engine as Black): ${e.message}`));
   const depth = 8;
   // The user plays Red; Black is to move, so the engine thinks at once.
-  await p.goto(`${session.base}/page/?you=red&think=depth${depth}&book=0&fen=${encodeURIComponent(BLACK_UP_FEN)}`);
+  await p.goto(`${session.base}/page/?you=red&think=depth${depth}&book=0&threads=1&fen=${encodeURIComponent(BLACK_UP_FEN)}`);
   await p.waitForFunction(() => document.body.dataset.plies === '1', { timeout: 120000 });
   const shown = await p.evaluate(() => ({
     side: document.body.dataset.scoreSide,
@@ -429,13 +436,109 @@ await check('with the engine as Black, scores are Black\'s, as the native search
   await p.close();
 });
 
+// Lazy SMP in the page (threadsBuilt, testThreads: at the top).
+if (!testThreads) console.log('SKIP: Threads 2 and the nps figures (web/pkg/jiangjun-threads.wasm is not built)');
+
+// The engine's first move with 2 search threads.
+if (testThreads) await check('Threads 2: the page\'s engine plays a legal move on two threads', async () => {
+  const p = await session.browser.newPage();
+  p.on('pageerror', (e) => problems.push(`page error (threads): ${e.message}`));
+  await p.goto(`${session.base}/page/?you=black&think=depth8&book=0&threads=2`);
+  await p.waitForFunction(() => document.body.dataset.plies === '1', { timeout: 120000 });
+  const shown = await p.evaluate(() => ({
+    threads: document.body.dataset.threads,
+    note: document.getElementById('isolation').textContent,
+    option: window.jiangjunPage.engine.options.get('Threads'),
+    moves: window.jiangjunPage.state.moves,
+  }));
+  await p.close();
+  assert.equal(shown.threads, '2');
+  assert.equal(shown.option, '2');
+  assert.match(shown.note, /searches on 2 threads/);
+  assert.equal(shown.moves.length, 1);
+  nativeJudge(null, shown.moves);
+});
+
+/**
+ * Through the loader in an isolated page: `go movetime MS` from the start
+ * position (no book) on 1 and on 2 threads, the last `info` line's nps of
+ * each; and, so that the helpers' part shows, `go depth 11`'s node count on
+ * each (one thread's is always the same). Every line the engine said that
+ * has "error" in it comes back too.
+ */
+async function browserThreads(ms) {
+  const p = await session.browser.newPage();
+  await p.goto(`${session.base}/page/?you=both`);
+  await p.waitForFunction(() => document.body.dataset.engine === 'ready', { timeout: 60000 });
+  const result = await p.evaluate(async (ms) => {
+    const { default: Jiangjun } = await import('/pkg/jiangjun.mjs');
+    const engine = await Jiangjun();
+    const errors = [];
+    let last = null;
+    let answer = null;
+    engine.addMessageListener((line) => {
+      if (line.includes('error')) errors.push(line);
+      if (/^info .* nps \d+/.test(line)) last = line;
+      if (line.startsWith('bestmove')) answer?.(line);
+    });
+    const search = (go) =>
+      new Promise((resolve) => {
+        last = null;
+        answer = (line) => resolve({ best: line.split(/\s+/)[1], last });
+        engine.postMessage(`ucinewgame\nposition startpos\ngo ${go}`);
+      });
+    engine.postMessage('uci\nsetoption name OwnBook value false');
+    const out = { threads: engine.threads, note: engine.threadsNote, runs: [] };
+    for (const n of [1, 2]) {
+      engine.postMessage(`setoption name Threads value ${n}`);
+      const depth = await search('depth 11');
+      const timed = await search(`movetime ${ms}`);
+      out.runs.push({
+        n,
+        nodes11: Number(depth.last?.match(/ nodes (\d+)/)?.[1]),
+        nps: Number(timed.last?.match(/ nps (\d+)/)?.[1]),
+        best: timed.best,
+      });
+    }
+    engine.terminate();
+    out.errors = errors;
+    return out;
+  }, ms);
+  await p.close();
+  return result;
+}
+
+/** The native binary's nps on the same search, on `n` threads. */
+function nativeNps(n, ms) {
+  const input = ['uci', 'setoption name OwnBook value false', `setoption name Threads value ${n}`,
+    'ucinewgame', 'position startpos', `go movetime ${ms}`, ''].join('\n');
+  const out = execFileSync(NATIVE, [], { input, encoding: 'utf8' });
+  const lines = out.split('\n').filter((l) => /^info .* nps \d+/.test(l));
+  return Number(lines.at(-1)?.match(/ nps (\d+)/)?.[1]);
+}
+
+if (testThreads) await check('Threads 1 and 2 in Chromium against native: nodes per second', async () => {
+  const ms = Number(process.env.JJ_WEB_NPS_MS ?? 3000);
+  const b = await browserThreads(ms);
+  assert.ok(b.threads, `the threaded module in an isolated page: ${b.note}`);
+  assert.deepEqual(b.errors, []);
+  for (const r of b.runs) {
+    console.log(`threads ${r.n}: ${r.nps} nps`);
+    nativeJudge(null, [r.best]);
+  }
+  const [one, two] = b.runs;
+  assert.ok(one.nodes11 > 0 && two.nodes11 > 0 && one.nodes11 !== two.nodes11, `depth 11: ${one.nodes11} nodes on 1 thread, ${two.nodes11} on 2`);
+  for (const n of [1, 2]) console.log(`native threads ${n}: ${nativeNps(n, ms)} nps`);
+});
+
 await check('without isolation headers, Stop still answers (the engine restarts)', async () => {
   const plain = await session.browser.newPage();
   plain.on('pageerror', (e) => problems.push(`page error (no isolation): ${e.message}`));
   await plain.goto(`${session.plainBase}/page/?you=both`);
   await plain.waitForFunction(() => document.body.dataset.engine === 'ready', { timeout: 60000 });
   assert.equal(await plain.evaluate(() => crossOriginIsolated), false);
-  assert.match(await plain.$eval('#isolation', (e) => e.textContent), /not cross-origin isolated/);
+  assert.match(await plain.$eval('#isolation', (e) => e.textContent), /not cross-origin isolated.*one thread/);
+  assert.equal(await plain.evaluate(() => document.body.dataset.threads), '1');
   await plain.click('#analyse');
   await plain.waitForFunction(() => Number(document.body.dataset.depth) >= 5, { timeout: 60000 });
   await plain.click('#stop');

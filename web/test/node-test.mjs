@@ -130,6 +130,53 @@ await check('go movetime 300 ends by itself', async () => {
   assert.ok(Date.now() - t < 1500, `took ${Date.now() - t} ms`);
 });
 
+// The threaded module (web/pkg/jiangjun-threads.wasm): required when
+// JJ_WEB_THREADS=1 (web/test.sh --install, CI), else checked if built.
+const threadsBuilt = existsSync(new URL('../pkg/jiangjun-threads.wasm', import.meta.url));
+if (process.env.JJ_WEB_THREADS === '1' || threadsBuilt) {
+  await check('Threads 2: helpers search too, the move is legal', async () => {
+    assert.ok(engine.threads, `the threaded module: ${engine.threadsNote}`);
+    // One thread's count at a fixed depth is always the same; the helpers'
+    // nodes come on top of the main thread's.
+    engine.postMessage('ucinewgame');
+    engine.postMessage(`position fen ${FEN}`);
+    const from = lines.length;
+    await ask('go depth 11', /^bestmove /);
+    const nodesOf = (at) => Number(lines.slice(at).filter((l) => / depth 11 .* pv /.test(l)).pop()?.match(/ nodes (\d+)/)?.[1]);
+    const one = nodesOf(from);
+    const two = lines.length;
+    engine.postMessage('setoption name Threads value 2');
+    engine.postMessage('ucinewgame');
+    engine.postMessage(`position fen ${FEN}`);
+    const line = await ask('go depth 11', /^bestmove /);
+    assert.ok(!lines.slice(two).some((l) => l.includes('error')), 'no error');
+    assert.ok(nodesOf(two) > 0 && nodesOf(two) !== one, `nodes ${nodesOf(two)} with 2 threads, ${one} with 1`);
+    const move = bestmove(line);
+    const again = await ask(`go depth 1 searchmoves ${move}`, /^bestmove /);
+    assert.equal(bestmove(again), move, `${move} is legal`);
+    engine.postMessage('setoption name Threads value 1');
+    await ask('isready', /^readyok$/);
+  });
+} else {
+  console.log('SKIP: Threads 2 (web/pkg/jiangjun-threads.wasm is not built)');
+}
+
+await check('one-thread module: Threads 2 falls back to one thread and says so', async () => {
+  const single = await Jiangjun({ threads: false });
+  const said = [];
+  single.addMessageListener((line) => said.push(line));
+  assert.equal(single.threads, false);
+  single.postMessage('setoption name Threads value 2\nposition startpos\ngo depth 3');
+  const deadline = Date.now() + 30000;
+  while (!said.some((l) => l.startsWith('bestmove')) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  single.terminate();
+  assert.ok(said.some((l) => /^info string one search thread only: /.test(l)), said.join('\n'));
+  assert.ok(said.some((l) => /cannot start the search threads.*using 1/.test(l)), said.join('\n'));
+  assert.ok(said.some((l) => /^bestmove [a-i][0-9][a-i][0-9]/.test(l)));
+});
+
 await check('ucci: stop with nothing running answers nobestmove', async () => {
   await ask('ucci', /^ucciok$/);
   engine.postMessage(`position fen ${FEN}`);
