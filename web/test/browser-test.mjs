@@ -19,6 +19,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { OUT_DIR, ROOT, start } from './browser-lib.mjs';
 
 const NATIVE = process.env.JIANGJUN_BIN ?? `${ROOT}target/release/jiangjun`;
+// The native speed is compared with a release build where one is named:
+// JIANGJUN_BIN may be a dev-profile build (debug assertions on), which is
+// slower and would flatter the browser.
+const NATIVE_NPS = process.env.JJ_WEB_NATIVE_NPS_BIN ?? NATIVE;
 const MATE_FEN = '3k5/1R7/9/9/9/9/9/9/9/R4K3 w - - 0 1';
 // Black to move, a chariot up (Red's a0 chariot is gone): from Black's side
 // the engine's scores are well above zero.
@@ -512,7 +516,7 @@ async function browserThreads(ms) {
 function nativeNps(n, ms) {
   const input = ['uci', 'setoption name OwnBook value false', `setoption name Threads value ${n}`,
     'ucinewgame', 'position startpos', `go movetime ${ms}`, ''].join('\n');
-  const out = execFileSync(NATIVE, [], { input, encoding: 'utf8' });
+  const out = execFileSync(NATIVE_NPS, [], { input, encoding: 'utf8' });
   const lines = out.split('\n').filter((l) => /^info .* nps \d+/.test(l));
   return Number(lines.at(-1)?.match(/ nps (\d+)/)?.[1]);
 }
@@ -528,7 +532,7 @@ if (testThreads) await check('Threads 1 and 2 in Chromium against native: nodes 
   }
   const [one, two] = b.runs;
   assert.ok(one.nodes11 > 0 && two.nodes11 > 0 && one.nodes11 !== two.nodes11, `depth 11: ${one.nodes11} nodes on 1 thread, ${two.nodes11} on 2`);
-  for (const n of [1, 2]) console.log(`native threads ${n}: ${nativeNps(n, ms)} nps`);
+  for (const n of [1, 2]) console.log(`native threads ${n}: ${nativeNps(n, ms)} nps (${NATIVE_NPS})`);
 });
 
 await check('without isolation headers, Stop still answers (the engine restarts)', async () => {
