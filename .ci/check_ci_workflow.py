@@ -49,6 +49,21 @@ def workflow_faults(doc):
         if not isinstance(job, dict):
             faults.append(f"job {name}: not a mapping")
             continue
+        called = job.get("uses")
+        if called is not None:
+            # A job that runs a reusable workflow has neither runs-on nor
+            # steps; the workflow it names must be here and callable.
+            if isinstance(called, str) and called.startswith("./"):
+                local = called[2:]
+                if not os.path.exists(local):
+                    faults.append(f"job {name}: uses {called}, which is missing")
+                else:
+                    with open(local, encoding="utf-8") as f:
+                        callee = yaml.safe_load(f) or {}
+                    on = callee.get("on", callee.get(True))
+                    if "workflow_call" not in (on if isinstance(on, (list, dict)) else [on]):
+                        faults.append(f"job {name}: {called} has no workflow_call trigger")
+            continue
         if not job.get("runs-on"):
             faults.append(f"job {name}: no runs-on")
         steps = job.get("steps")

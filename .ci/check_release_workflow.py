@@ -49,7 +49,12 @@ def check(doc):
     if "github.ref_name" not in str(build.get("env", {}).get("JIANGJUN_VERSION", "")):
         faults.append("build: JIANGJUN_VERSION is not set from the tag")
     text = runs(build)
-    for want in ("cargo test", "cargo build --release",
+    ci = jobs.get("ci") or {}
+    if ci.get("uses") != "./.github/workflows/ci.yml":
+        faults.append("no `ci` job running the CI workflow (uses: ./.github/workflows/ci.yml): nothing tests the release")
+    if build.get("needs") != "ci" and "ci" not in (build.get("needs") or []):
+        faults.append("build: does not wait for the CI workflow (needs: ci)")
+    for want in ("cargo build --release",
                  "scripts/release-zips.sh --only linux-x86_64", "scripts/release-zips.sh --package"):
         if want not in text:
             faults.append(f"build: its steps never mention {want!r}")
@@ -63,6 +68,8 @@ def check(doc):
         needs = release.get("needs")
         if needs != "build" and "build" not in (needs or []):
             faults.append("release: does not wait for build")
+        if "ci" not in (needs or []) or "needs.ci.result == 'success'" not in str(release.get("if", "")):
+            faults.append("release: not held back when the CI workflow fails (needs ci, and its `if` asks needs.ci.result == 'success')")
         cond = str(release.get("if", ""))
         if "always()" not in cond and "!cancelled()" not in cond:
             faults.append("release: skipped when one platform fails (its `if` needs !cancelled() or always())")
