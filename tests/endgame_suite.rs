@@ -116,8 +116,7 @@ fn suite_script_plays_and_scores_both_runs() {
         .output()
         .is_err()
     {
-        eprintln!("skipped: no python3");
-        return;
+        return common::skip("python3 is needed for scripts/endgame_suite.sh's scoring");
     }
     let dir = std::env::temp_dir().join(format!("jjtb-suite-run-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
