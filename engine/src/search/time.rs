@@ -59,14 +59,15 @@ fn mate_is_settled(depth: i32, score: Score) -> bool {
 /// On a low clock, up to this many milliseconds (and at most half the
 /// clock) stay in reserve beyond the overhead, against the stalls that bring
 /// `bestmove` past the engine's own deadline. Derived, not chosen: twice the
-/// largest such overshoot measured on a loaded two-core machine (one or four
-/// threads, right after the opponent's move and after a second idle, clocks
-/// of 20 ms to 300 ms), rounded up to 5 ms; the command and the figures are in
-/// notes/2026-12-01-short-clock.md (`scripts/go_latency.py`). The overhead
-/// covers the overshoot once, this covers it again. With an increment the
-/// clock then settles where the planned time equals the increment (about
-/// 95 ms at 1 s + 10 ms, 50 to 100 ms at 0.3 s + 3 ms), a few times the
-/// largest stall measured.
+/// largest such overshoot measured on a loaded two-core machine (6.41 ms
+/// over 820 searches on one thread, right after the opponent's move and
+/// after a second idle, clocks of 20 ms to 300 ms), rounded up to 5 ms; the
+/// command and the figures are in notes/2026-12-01-short-clock.md
+/// (`scripts/go_latency.py`). The overhead covers the overshoot once, this
+/// covers it again. More search threads than free cores stall for hundreds
+/// of milliseconds, which no reserve on such a clock can hold. With an increment a
+/// clock below about 105 ms at 1 s + 10 ms plans less than the increment and
+/// grows back (see the test `a_low_clock_grows_back`).
 const LOW_CLOCK_RESERVE: u64 = 15;
 
 /// The clock part of a `go` command, in milliseconds, for the side to move.
