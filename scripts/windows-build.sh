@@ -18,6 +18,9 @@
 #     the NNUE kernel each picked are printed;
 #   - a UCCI and a UCI session (tests/windows/sessions.py) must answer as the
 #     native binary does;
+#   - with the wine server stopped, a `go` must still be read and answered
+#     in time (tests/windows/server_stall.py: reads and writes of the
+#     engine's pipes must not wait for the server);
 #   - a fixed-node match, Windows (UCCI) against native (UCI), must end with
 #     no illegal move, crash, hang or time loss;
 #   - a path in a Chinese GUI's own encoding: with Wine's locale Chinese
@@ -157,6 +160,10 @@ fi
 
 # --- UCCI and UCI sessions --------------------------------------------------
 python3 tests/windows/sessions.py "$native" "$wrapper" "$native" || fail "the sessions differ"
+
+# --- No wait for the wine server on the way in or out -----------------------
+# The server stopped, the engine must still read a `go` and answer it.
+python3 tests/windows/server_stall.py "$wrapper" || fail "the engine waited for the wine server"
 
 # --- A fixed-node match: Windows (UCCI) against native (UCI) ---------------
 openings=()

@@ -7,7 +7,8 @@
 //! top of it.
 //!
 //! A reader thread (`input.rs`) turns stdin into line events (read as
-//! `encoding.rs` says: a path keeps the bytes the GUI sent); the session
+//! `encoding.rs` says: a path keeps the bytes the GUI sent; `stdio.rs` has
+//! the streams themselves); the session
 //! (`session.rs`, dialect-neutral) handles them in order; each dialect
 //! (`uci.rs`, `ucci.rs`, behind the `Dialect` trait of `dialect.rs`) turns
 //! its lines into commands and the session's answers into its lines; every
@@ -26,6 +27,7 @@ pub mod input;
 pub mod options;
 pub mod output;
 pub mod session;
+pub mod stdio;
 pub mod ucci;
 pub mod uci;
 // build.rs resolves the version with it; here only its tests run.
@@ -46,7 +48,7 @@ pub fn run_stdio() {
     let reader_tx = tx.clone();
     let _ = std::thread::Builder::new()
         .name("stdin".into())
-        .spawn(move || read_lines(std::io::stdin().lock(), reader_tx));
+        .spawn(move || read_lines(stdio::input(), reader_tx));
     match Session::new(Arc::new(Output::stdout()), tx) {
         Ok(session) => session.run(rx),
         Err(e) => eprintln!("jiangjun: cannot start the search threads: {e}"),

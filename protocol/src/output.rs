@@ -23,7 +23,7 @@ pub struct Output {
 
 impl Output {
     pub fn stdout() -> Output {
-        Output::new(Box::new(std::io::stdout()))
+        Output::new(super::stdio::output())
     }
 
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
