@@ -18,6 +18,9 @@
 # exit status 0 if all is well, 1 if not, 2 for a bad setup, 3 when the
 # packages cannot be installed (no root, no network).
 #
+# A second attempt is played only when the first failed and uci2wb's debug
+# echo shows it lost a command from XBoard (see the comment at the games).
+#
 # Settings: XB_TC (XBoard -tc, default 0:06), XB_INC (-inc, default 0.1),
 # XB_DRAW_MOVES (-adjudicateDrawMoves, default 150), XB_TIMEOUT (seconds for
 # the whole match, default 600).
@@ -56,6 +59,15 @@ fi
 echo "xboard-smoke: setup took $((SECONDS - start)) s" >&2
 
 pgn=$out/xboard.pgn
+# Two attempts at most, and the second only for one fault that is not the
+# engine's: uci2wb losing a command XBoard sent it (its debug echo shows an
+# empty "# command" answered by "Error (unknown command): "). Seen once, in a
+# CI run of 2026-12-01: after a ponder miss the adapter stopped the engine,
+# lost the opponent's move, and set the engine pondering again on the old
+# position, so XBoard flagged it (notes/2026-12-01-xboard-adapter-drop.md).
+# Any other failure, or this one twice, fails the test.
+attempt=1
+while :; do
 rm -f "$pgn"
 play_start=$SECONDS
 # -mg 2: two games, colours swapped. Engine output goes to the debug log
@@ -206,5 +218,17 @@ for p in problems:
 print("xboard-smoke:", "FAILED" if problems else "ok")
 sys.exit(1 if problems else 0)
 EOF
-echo "xboard-smoke: $((SECONDS - start)) s in all; files in $out" >&2
+if [[ $check -ne 0 && $attempt -eq 1 ]] \
+    && grep -qE '^[0-9]+ <(first|second) ?: Error \(unknown command\): *$' "$out/xboard-debug.log"; then
+    echo "xboard-smoke: uci2wb lost a command XBoard sent it (the adapter's fault, not the engine's):" >&2
+    grep -nE -B2 '^[0-9]+ <(first|second) ?: Error \(unknown command\): *$' "$out/xboard-debug.log" >&2 || true
+    mkdir -p "$out/attempt1"
+    mv "$out/xboard.pgn" "$out/xboard-debug.log" "$out/xboard.out" "$out/attempt1/" 2>/dev/null || true
+    echo "xboard-smoke: the first attempt's files are in $out/attempt1; playing the two games again" >&2
+    attempt=2
+    continue
+fi
+break
+done
+echo "xboard-smoke: $((SECONDS - start)) s in all ($attempt attempt(s)); files in $out" >&2
 exit $check
