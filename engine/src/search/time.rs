@@ -279,6 +279,19 @@ mod tests {
         d.as_millis() as u64
     }
 
+    /// The budget for `time` ms left and `inc` ms a move, with `overhead`.
+    fn plan(time: u64, inc: u64, overhead: u64) -> Budget {
+        allocate(
+            &Clock {
+                time: Some(time),
+                inc,
+                ..Clock::default()
+            },
+            overhead,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn movetime_is_a_deadline_minus_overhead() {
         let b = allocate(
@@ -319,15 +332,7 @@ mod tests {
 
     #[test]
     fn one_second_plus_ten_ms_gives_short_thinks() {
-        let b = allocate(
-            &Clock {
-                time: Some(1000),
-                inc: 10,
-                ..Clock::default()
-            },
-            10,
-        )
-        .unwrap();
+        let b = plan(1000, 10, 10);
         assert!(ms(b.optimum) >= 20 && ms(b.optimum) <= 60, "{b:?}");
         assert!(ms(b.maximum) <= 300);
     }
@@ -339,27 +344,11 @@ mod tests {
     #[test]
     fn a_low_clock_grows_back() {
         for time in (20..=100).step_by(10) {
-            let b = allocate(
-                &Clock {
-                    time: Some(time),
-                    inc: 10,
-                    ..Clock::default()
-                },
-                10,
-            )
-            .unwrap();
+            let b = plan(time, 10, 10);
             assert!(ms(b.optimum) < 10, "{time}+10: {b:?}");
         }
         for time in (120..=300).step_by(20) {
-            let b = allocate(
-                &Clock {
-                    time: Some(time),
-                    inc: 10,
-                    ..Clock::default()
-                },
-                10,
-            )
-            .unwrap();
+            let b = plan(time, 10, 10);
             assert!(ms(b.optimum) >= 10, "{time}+10: {b:?}");
         }
     }
@@ -369,29 +358,13 @@ mod tests {
     /// rest, and the hard deadline stays that margin short of the clock.
     #[test]
     fn a_short_clock_keeps_only_the_stall_margin() {
-        let b = allocate(
-            &Clock {
-                time: Some(300),
-                inc: 3,
-                ..Clock::default()
-            },
-            10,
-        )
-        .unwrap();
+        let b = plan(300, 3, 10);
         let rest = 300 - 10 - LOW_CLOCK_RESERVE;
         assert!(ms(b.optimum) >= rest / 28, "{b:?}");
         assert!(ms(b.maximum) + 10 + LOW_CLOCK_RESERVE <= 300, "{b:?}");
         // A clock of 20 ms keeps half of it (10 ms) beyond the overhead:
         // the search gets its 1 ms minimum.
-        let b = allocate(
-            &Clock {
-                time: Some(20),
-                inc: 3,
-                ..Clock::default()
-            },
-            10,
-        )
-        .unwrap();
+        let b = plan(20, 3, 10);
         assert_eq!(ms(b.maximum), 1, "{b:?}");
     }
 
