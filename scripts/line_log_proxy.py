@@ -9,12 +9,11 @@ Each run writes LOG_DIR/<pid>.log: one line per protocol line, the
 milliseconds since the proxy started (CLOCK_MONOTONIC), `>>` for a line to the
 engine or `<<` for one from it, and the line. A wrapper script that execs this
 with the engine's path can stand in for the engine anywhere a command is
-asked for (scripts/soak.sh's BINARY, for example): the notes on the Wine
-time losses (notes/2026-12-01-wine-ponder-time.md) were found this way.
-
-The proxy's own cost per line is a pipe read and write and a log write, well
-under a millisecond on an idle core; the log is flushed per line so that a
-killed run keeps what it saw.
+asked for (scripts/soak.sh's BINARY, for example), as in
+notes/2026-12-01-wine-soak-quiet.md. Its own delay per line was not
+measured; compare a run through it with one without before reading small
+delays into its log. The log is flushed per line so that a killed run keeps
+what it saw.
 """
 
 import os
