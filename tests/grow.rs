@@ -10,10 +10,11 @@ mod common;
 use common::{bench_nodes, run_jiangjun as run};
 use std::path::Path;
 
-/// Net 7 grown into `features` with `--epochs 0`, at `out`.
-fn grow_net7(features: &str, out: &Path) -> (bool, String) {
+/// Net 7 grown into `features` with `--epochs 0`, at `out`, with the
+/// further arguments `more`.
+fn grow_net7_with(features: &str, out: &Path, more: &[&str]) -> (bool, String) {
     let net7 = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/nets/jiangjun-7.nnue");
-    let (ok, _, err) = run(&[
+    let mut args = vec![
         "train",
         "--grow-from",
         net7.to_str().expect("a UTF-8 path"),
@@ -23,8 +24,39 @@ fn grow_net7(features: &str, out: &Path) -> (bool, String) {
         "0",
         "--out",
         out.to_str().expect("a UTF-8 path"),
-    ]);
+    ];
+    args.extend(more);
+    let (ok, _, err) = run(&args);
     (ok, err)
+}
+
+/// Net 7 grown into `features` with `--epochs 0`, at `out`.
+fn grow_net7(features: &str, out: &Path) -> (bool, String) {
+    grow_net7_with(features, out, &[])
+}
+
+/// Net 7 with hidden layers grown beside its output layer (the skip
+/// path): the same tree as net 7's.
+#[test]
+fn net7_grown_hidden_layers_bench_as_net7() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let grown = dir.join("grow-stack.nnue");
+    let (ok, err) = grow_net7_with("psq", &grown, &["--hidden-layers", "16,32"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("psq (1260 inputs) x 1024 -> 16 -> 32 (+ skip) -> 8 output buckets"),
+        "{err}"
+    );
+    let (ok, plain, _) = run(&["bench"]);
+    assert!(ok);
+    let (ok, with_grown, err) = run(&["bench", "--evalfile", grown.to_str().expect("UTF-8")]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        bench_nodes(&with_grown),
+        bench_nodes(&plain),
+        "{with_grown}"
+    );
+    let _ = std::fs::remove_file(&grown);
 }
 
 #[test]

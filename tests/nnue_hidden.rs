@@ -60,7 +60,7 @@ fn a_net_with_hidden_layers_loads_and_a_corrupt_one_is_refused() {
     bad_size[30] = 12;
     let bad_size = scratch_file("hidden-bad-size.nnue", &bad_size);
     let mut bad_version = bytes.clone();
-    bad_version[8..10].copy_from_slice(&3u16.to_le_bytes());
+    bad_version[8..10].copy_from_slice(&4u16.to_le_bytes());
     let bad_version = scratch_file("hidden-bad-version.nnue", &bad_version);
 
     let mut e = EngineProcess::start();
@@ -86,7 +86,7 @@ fn a_net_with_hidden_layers_loads_and_a_corrupt_one_is_refused() {
 
     for (path, reason) in [
         (&bad_size, "first hidden layer size 12 is not supported"),
-        (&bad_version, "version 3 is not supported"),
+        (&bad_version, "version 4 is not supported"),
     ] {
         let lines = set(
             &mut e,

@@ -11,7 +11,8 @@
 //! more after the output buckets (H1, H2), and each of the three nets has
 //! four blocks more after the four (hidden-1 weights and biases, hidden-2
 //! weights and biases); a network without them is still written as
-//! version 2.
+//! version 2. Version 4 is version 3 with the skip path (`Arch::skip`):
+//! each net has two blocks more, its output weights and biases.
 
 use crate::model::FloatNet;
 use crate::train::TrainState;
@@ -23,6 +24,8 @@ pub const MAGIC: [u8; 8] = *b"JJCKPT\0\0";
 pub const VERSION: u32 = 2;
 /// The version of checkpoints of networks with hidden layers.
 pub const VERSION_HIDDEN: u32 = 3;
+/// The version of checkpoints of networks with hidden layers and a skip path.
+pub const VERSION_SKIP: u32 = 4;
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -42,7 +45,9 @@ pub fn to_bytes(state: &TrainState) -> Vec<u8> {
     let mut out = Vec::with_capacity(48 + 3 * 4 * state.net.len());
     out.extend_from_slice(&MAGIC);
     let mut header = vec![
-        if arch.has_hidden() {
+        if arch.skip {
+            VERSION_SKIP
+        } else if arch.has_hidden() {
             VERSION_HIDDEN
         } else {
             VERSION
@@ -87,7 +92,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, String> {
     // Version 1 has no feature set field: the header is 4 bytes shorter.
     let (features, at) = match version {
         1 => (FeatureSet::PieceSquare, 12),
-        2 | 3 => {
+        2..=4 => {
             let id = u32_at(12)?;
             let set = u16::try_from(id)
                 .ok()
@@ -106,13 +111,21 @@ pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, String> {
     }
     let arch = Arch::new(features, u32_at(at + 4)? as usize, u32_at(at + 8)? as usize)
         .map_err(|e| e.to_string())?;
-    // Version 3: the hidden sizes, then the rest as before.
-    let (arch, at) = if version == VERSION_HIDDEN {
+    // Versions 3 and 4: the hidden sizes, then the rest as before.
+    let (arch, at) = if version >= VERSION_HIDDEN {
         let (h1, h2) = (u32_at(at + 12)? as usize, u32_at(at + 16)? as usize);
         if h1 == 0 {
-            return Err("a version 3 checkpoint without hidden layers".into());
+            return Err(format!(
+                "a version {version} checkpoint without hidden layers"
+            ));
         }
-        (arch.with_hidden(h1, h2).map_err(|e| e.to_string())?, at + 8)
+        let arch = arch.with_hidden(h1, h2).map_err(|e| e.to_string())?;
+        let arch = if version == VERSION_SKIP {
+            arch.with_skip().map_err(|e| e.to_string())?
+        } else {
+            arch
+        };
+        (arch, at + 8)
     } else {
         (arch, at)
     };
@@ -239,6 +252,17 @@ mod tests {
         let mut th = TrainState::with_arch(arch, 4);
         th.v.l1_w[1260 * 64 + 3] = 0.5;
         assert_eq!(from_bytes(&to_bytes(&th)).unwrap(), th);
+        // The skip path: version 4, its two blocks read back, and a
+        // version 3 header on its bytes refused by their length.
+        let mut sk = TrainState::with_arch(th.net.arch.with_skip().unwrap(), 5);
+        sk.m.skip_w[7] = 0.25;
+        sk.v.skip_b[1] = 0.125;
+        let bytes = to_bytes(&sk);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 4);
+        assert_eq!(from_bytes(&bytes).unwrap(), sk);
+        let mut bad = bytes.clone();
+        bad[8..12].copy_from_slice(&3u32.to_le_bytes());
+        assert!(from_bytes(&bad).unwrap_err().contains("bytes"));
     }
 
     /// A version-1 checkpoint (no feature set field) still reads.

@@ -1,8 +1,10 @@
-//! `--init`: training that starts from an engine network's weights.
+//! `--init` and `--grow-from`: training that starts from an engine
+//! network's weights.
 
 use super::*;
 use clap::Parser;
-use jiangjun_engine::nnue::{Arch, FeatureSet, Network};
+use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, evaluate};
+use xiangqi::Board;
 
 /// The dequantised start rounds back to the very network it came from, for
 /// every kind of architecture: training from it starts where the engine is.
@@ -16,6 +18,11 @@ fn the_start_rounds_back_to_the_network_it_came_from() {
         Arch::new(FeatureSet::PieceSquare, 256, 8)
             .unwrap()
             .with_hidden(16, 32)
+            .unwrap(),
+        Arch::new(FeatureSet::PieceSquare, 256, 8)
+            .unwrap()
+            .with_hidden(16, 32)
+            .and_then(|a| a.with_skip())
             .unwrap(),
     ];
     for (seed, arch) in archs.into_iter().enumerate() {
@@ -234,6 +241,167 @@ fn growing_starts_where_the_old_network_is() {
             .unwrap_err()
             .to_string()
             .contains("kingbucket9")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Hidden layers grown beside a net's output layer (`--grow-from` with
+/// `--hidden-layers`): the quantised grown net evaluates every position of
+/// 40 seeded random games exactly as the old one, for net 7 (when built
+/// in) and a random net with several buckets; so does its float model, up
+/// to the engine's rounding. Trained, the hidden layers then move.
+#[test]
+fn hidden_layers_grown_beside_the_output_layer_are_exact() {
+    let mut nets = vec![Network::random_arch(
+        Arch::new(FeatureSet::KingBucket9, 128, 4).unwrap(),
+        8,
+    )];
+    match jiangjun_engine::nnue::default_network() {
+        Some(net7) => nets.push((*net7).clone()),
+        None => eprintln!("no network built in: net 7's growth not checked"),
+    }
+    for old in nets {
+        let float = FloatNet::from_network(&old)
+            .grow_stack(16, 32, &mut crate::rng::Rng::new(3))
+            .unwrap();
+        let grown = float.quantise();
+        assert_eq!(
+            grown.arch(),
+            old.arch().with_hidden(16, 32).unwrap().with_skip().unwrap()
+        );
+        assert_eq!(Network::from_bytes(&grown.to_bytes()).unwrap(), grown);
+        assert!(
+            float.h1_w.iter().any(|&w| w != 0.0),
+            "hidden layers left empty"
+        );
+        let mut positions = 0;
+        let mut values = std::collections::HashSet::new();
+        for game in 0..40u64 {
+            let mut rng = xiangqi::rng::SplitMix64::new(game ^ 0x5eed);
+            let mut board = Board::startpos();
+            for _ in 0..150 {
+                let stm = board.side_to_move();
+                let [a, b] = [&old, &grown]
+                    .map(|net| evaluate(net, &Accumulator::from_board(net, &board), stm));
+                assert_eq!(a, b, "{}: {}", old.arch(), board.to_fen());
+                let f = float.evaluate_board(&board);
+                assert!((f - a as f32).abs() < 1.5, "float {f}, engine {a}");
+                values.insert(a);
+                positions += 1;
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                board.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(
+            positions > 5_000 && values.len() > 500,
+            "{positions} positions, {} values",
+            values.len()
+        );
+    }
+    // A net with hidden layers already is refused.
+    let layered = Arch::new(FeatureSet::PieceSquare, 64, 1)
+        .unwrap()
+        .with_hidden(8, 8)
+        .unwrap();
+    let f = FloatNet::from_network(&Network::random_arch(layered, 1));
+    assert!(f.grow_stack(8, 8, &mut crate::rng::Rng::new(1)).is_err());
+}
+
+/// The command: `--grow-from NET --hidden-layers H1,H2 --epochs 0` writes
+/// the grown net (version 3, the old net's evaluations); with data,
+/// training starts at the old net's validation loss and goes below it.
+#[test]
+fn the_command_grows_hidden_layers_and_trains_them() {
+    let dir = std::env::temp_dir().join(format!("jj-train-stack-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = Network::random_arch(Arch::new(FeatureSet::PieceSquare, 128, 2).unwrap(), 11);
+    let old_path = dir.join("old.nnue");
+    old.save(&old_path).unwrap();
+    let out = dir.join("grown.nnue");
+    let untrained = Args::try_parse_from([
+        "train",
+        "--grow-from",
+        old_path.to_str().unwrap(),
+        "--hidden-layers",
+        "8,16",
+        "--epochs",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ])
+    .unwrap();
+    run(&untrained).unwrap();
+    let grown = Network::load(&out).unwrap();
+    assert!(grown.arch().skip && grown.arch().hidden == [8, 16]);
+    let board = Board::startpos();
+    for net in [&old, &grown] {
+        assert_eq!(
+            evaluate(
+                net,
+                &Accumulator::from_board(net, &board),
+                board.side_to_move()
+            ),
+            evaluate(
+                &old,
+                &Accumulator::from_board(&old, &board),
+                board.side_to_move()
+            )
+        );
+    }
+    let data = dir.join("d.jjdata");
+    synth::write_file(&data, 3_000, 41).unwrap();
+    let val = dir.join("v.jjdata");
+    synth::write_file(&val, 600, 43).unwrap();
+    let mut trained = untrained.clone();
+    trained.epochs = 2;
+    trained.data = vec![data];
+    trained.val_data = vec![val];
+    trained.threads = Some(2);
+    trained.batch_size = 200;
+    let summary = run(&trained).unwrap();
+    let start = summary.start_val_loss.unwrap();
+    let mut init = trained.clone();
+    init.grow_from = None;
+    init.hidden_layers = None;
+    init.init = Some(old_path);
+    init.hidden = 128;
+    init.output_buckets = 2;
+    init.epochs = 1;
+    init.out = dir.join("init.nnue");
+    assert_eq!(Some(start), run(&init).unwrap().start_val_loss);
+    let after = summary.epochs.last().unwrap().val_loss.unwrap();
+    assert!(after < start, "{after} after two epochs, {start} before");
+    let trained_net = Network::load(&out).unwrap();
+    let stack_out = |net: &Network| -> i64 {
+        (0..2)
+            .flat_map(|b| net.output_weights(b).iter().map(|&w| (w as i64).abs()))
+            .sum()
+    };
+    assert!(stack_out(&trained_net) > 0);
+    // A larger rate for the hidden layers moves them further; zero is refused.
+    let mut faster = trained.clone();
+    faster.hidden_lr_scale = 10.0;
+    faster.out = dir.join("faster.nnue");
+    run(&faster).unwrap();
+    let (slow, fast) = (
+        stack_out(&trained_net),
+        stack_out(&Network::load(&faster.out).unwrap()),
+    );
+    assert!(
+        fast > 2 * slow,
+        "output weights' sum {fast} at 10 times the rate, {slow} at 1"
+    );
+    faster.hidden_lr_scale = 0.0;
+    assert!(
+        run(&faster)
+            .unwrap_err()
+            .to_string()
+            .contains("learning rates")
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

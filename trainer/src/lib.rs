@@ -44,6 +44,7 @@ pub mod train;
 use checkpoint::CheckpointError;
 use data::{Chunk, DataError};
 use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, NnueError, evaluate};
+use model::FloatNet;
 use std::path::PathBuf;
 use train::{EpochReport, TrainConfig, TrainState, Trainer, split};
 
@@ -118,6 +119,12 @@ pub struct Args {
     /// net keeps the difference it was grown with.
     #[arg(long)]
     pub tie_mirrored: bool,
+    /// The hidden layers' learning rate as a multiple of `--lr` (they and
+    /// their output layer; not the first layer or the skip path): layers
+    /// grown fresh beside a trained net learn at a fresh net's rate while
+    /// the trained layers go on at a fine-tuning one.
+    #[arg(long, default_value_t = 1.0)]
+    pub hidden_lr_scale: f32,
     /// Checkpoint written after every epoch (default: OUT.ckpt).
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
@@ -136,8 +143,11 @@ pub struct Args {
     /// layers stay the network's): before any step the grown net evaluates
     /// every position exactly as this one (`nnue::grow`; `psq` grows into
     /// `kingbucket9` or `psq+threats`, not into `kingbucket6`). With
-    /// `--epochs 0` the grown net is written as it is, without data.
-    #[arg(long, conflicts_with_all = ["resume", "init", "hidden", "output_buckets", "hidden_layers"])]
+    /// `--epochs 0` the grown net is written as it is, without data. With
+    /// `--hidden-layers`, a net without hidden layers also grows them,
+    /// its output layer kept beside them as the skip path and theirs
+    /// starting at zero (`FloatNet::grow_stack`), again exactly.
+    #[arg(long, conflicts_with_all = ["resume", "init", "hidden", "output_buckets"])]
     pub grow_from: Option<PathBuf>,
     /// Write the network of the epoch with the lowest validation loss
     /// instead of the last one's (its state is also checkpointed, in
@@ -219,6 +229,7 @@ impl Args {
             },
             mirror: self.mirror,
             tie_mirrored: self.tie_mirrored,
+            hidden_lr_scale: self.hidden_lr_scale,
         })
     }
 }
@@ -383,6 +394,17 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
                 ..old.arch()
             };
             let net = jiangjun_engine::nnue::grow(&old, to)?;
+            let mut float = FloatNet::from_network(&net);
+            let net = match args.hidden_layers {
+                Some([h1, h2]) => {
+                    let mut rng = rng::Rng::new(config.seed ^ 0x57ac_0000_0000_0001);
+                    float = float
+                        .grow_stack(h1, h2, &mut rng)
+                        .map_err(TrainError::Config)?;
+                    float.quantise()
+                }
+                None => net,
+            };
             say(format!(
                 "grew {} ({}) into {}",
                 path.display(),
@@ -390,11 +412,11 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
                 net.arch()
             ));
             config.arch = net.arch();
-            Some(net)
+            Some((net, float))
         }
         None => None,
     };
-    if let Some(net) = &grown
+    if let Some((net, _)) = &grown
         && config.epochs == 0
     {
         // Written as grown, not through the float model and back: the
@@ -418,7 +440,9 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         return Err(TrainError::Config("no --data to train on".into()));
     }
     let state = match (&grown, &args.resume) {
-        (Some(net), _) => TrainState::from_network(net),
+        // The grown float net itself: its new hidden layers keep their
+        // float start (quantised, they would round to a few integers).
+        (Some((_, float)), _) => TrainState::starting_at(float.clone()),
         (None, Some(path)) => {
             let s = checkpoint::load(path)?;
             say(format!(

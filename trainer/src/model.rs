@@ -17,7 +17,9 @@
 //!
 //! With hidden layers (`Arch::hidden`), `h` is the pairwise product of
 //! each perspective's halves and feeds one stack of layers per bucket
-//! ([`crate::stack`]); what follows is for networks without.
+//! ([`crate::stack`]); what follows is for networks without, and for the
+//! skip path (`Arch::skip`) of one with them: `W2`, `b2` kept as `skip_w`,
+//! `skip_b`, its `out` added to the stack's.
 //!
 //! Quantisation: `W1, b1 → round(· QA)`, `W2 → round(· QB)`,
 //! `b2 → round(· QA · QB)`; the engine's integer formula then computes the
@@ -190,6 +192,10 @@ pub struct FloatNet {
     pub h1_b: Vec<f32>,
     pub h2_w: Vec<f32>,
     pub h2_b: Vec<f32>,
+    /// The skip path's SCReLU output layer (empty without): as `out_w`
+    /// and `out_b` of a network without hidden layers.
+    pub skip_w: Vec<f32>,
+    pub skip_b: Vec<f32>,
 }
 
 /// The first layer's values of one position for both perspectives (`L1` each).
@@ -203,6 +209,7 @@ impl FloatNet {
     pub fn zeros(arch: Arch) -> FloatNet {
         let (l1, buckets, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
         let out = if arch.has_hidden() { h2 } else { 2 * l1 };
+        let skip = if arch.skip { buckets } else { 0 };
         FloatNet {
             arch,
             l1_w: vec![0.0; arch.inputs() * l1],
@@ -213,7 +220,34 @@ impl FloatNet {
             h1_b: vec![0.0; buckets * h1],
             h2_w: vec![0.0; buckets * h2 * h1],
             h2_b: vec![0.0; buckets * h2],
+            skip_w: vec![0.0; skip * 2 * l1],
+            skip_b: vec![0.0; skip],
         }
+    }
+
+    /// This network (without hidden layers) grown into one with hidden
+    /// layers of `h1` and `h2` units beside its output layer, which stays
+    /// as the skip path: the hidden layers start as [`FloatNet::random`]
+    /// makes them but with their output weights and biases at zero, so the
+    /// grown net's evaluation is this one's exactly (float and quantised)
+    /// until training moves them.
+    pub fn grow_stack(&self, h1: usize, h2: usize, rng: &mut Rng) -> Result<FloatNet, String> {
+        if self.arch.has_hidden() {
+            return Err(format!("{} has hidden layers already", self.arch));
+        }
+        let arch = self
+            .arch
+            .with_hidden(h1, h2)
+            .and_then(|a| a.with_skip())
+            .map_err(|e| e.to_string())?;
+        let mut net = FloatNet::random(arch, rng);
+        net.l1_w.clone_from(&self.l1_w);
+        net.l1_b.clone_from(&self.l1_b);
+        net.skip_w.clone_from(&self.out_w);
+        net.skip_b.clone_from(&self.out_b);
+        net.out_w.fill(0.0);
+        net.out_b.fill(0.0);
+        Ok(net)
     }
 
     /// Random initial weights: first layer uniform in ±0.1 (with about 32
@@ -314,10 +348,28 @@ impl FloatNet {
     #[inline(always)]
     pub fn output(&self, h: &Hidden, bucket: usize) -> f32 {
         if self.arch.has_hidden() {
-            return stack::forward(&self.stack(), &h.us, &h.them, bucket).out;
+            return stack::forward(&self.stack(), &h.us, &h.them, bucket).out
+                + self.skip_output(h, bucket);
         }
+        self.screlu_output(h, &self.out_w, &self.out_b, bucket)
+    }
+
+    /// The skip path's output (0 without it).
+    #[inline(always)]
+    pub fn skip_output(&self, h: &Hidden, bucket: usize) -> f32 {
+        if self.arch.skip {
+            self.screlu_output(h, &self.skip_w, &self.skip_b, bucket)
+        } else {
+            0.0
+        }
+    }
+
+    /// The SCReLU output layer of weights `w` and biases `b` (`out_w` and
+    /// `out_b`, or the skip path's).
+    #[inline(always)]
+    fn screlu_output(&self, h: &Hidden, w: &[f32], b: &[f32], bucket: usize) -> f32 {
         let l1 = self.l1();
-        let w = &self.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
+        let w = &w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
         let mut lanes = [0.0f32; 8];
         for (a, w) in [(&h.us, &w[..l1]), (&h.them, &w[l1..])] {
             for (a, w) in a.chunks_exact(8).zip(w.chunks_exact(8)) {
@@ -326,7 +378,7 @@ impl FloatNet {
                 }
             }
         }
-        self.out_b[bucket] + lanes.iter().sum::<f32>()
+        b[bucket] + lanes.iter().sum::<f32>()
     }
 
     /// The evaluation in centipawn-like units, side to move's view.
@@ -373,6 +425,8 @@ impl FloatNet {
             clamp(&mut self.h2_b, HIDDEN_B_LIMIT);
             clamp(&mut self.out_w, STACK_OUT_LIMIT);
             clamp(&mut self.out_b, STACK_OUT_LIMIT);
+            clamp(&mut self.skip_w, OUT_LIMIT);
+            clamp(&mut self.skip_b, OUT_BIAS_LIMIT);
         } else {
             clamp(&mut self.out_w, OUT_LIMIT);
             clamp(&mut self.out_b, OUT_BIAS_LIMIT);
@@ -400,10 +454,18 @@ impl FloatNet {
                 q(&self.out_w, QO as f32, i16::MAX),
                 q(&self.out_b, QO as f32, i16::MAX),
             ]);
-        } else {
+        }
+        // The SCReLU output layer: the only one without hidden layers, the
+        // skip path's (last in the file) with them.
+        let screlu = match (self.arch.has_hidden(), self.arch.skip) {
+            (false, _) => Some((&self.out_w, &self.out_b)),
+            (true, true) => Some((&self.skip_w, &self.skip_b)),
+            (true, false) => None,
+        };
+        if let Some((w, b)) = screlu {
             blocks.extend([
-                q(&self.out_w, QB as f32, MAX_OUT_WEIGHT),
-                q(&self.out_b, (QA * QB) as f32, i16::MAX),
+                q(w, QB as f32, MAX_OUT_WEIGHT),
+                q(b, (QA * QB) as f32, i16::MAX),
             ]);
         }
         let blocks: Vec<&[i16]> = blocks.iter().map(|b| &b[..]).collect();
@@ -445,6 +507,17 @@ impl FloatNet {
                     *w = q as f32 / scale as f32;
                 }
             }
+            let mut skip = (std::mem::take(&mut f.skip_w), std::mem::take(&mut f.skip_b));
+            for bucket in 0..net.arch().output_buckets {
+                if let Some((w, b)) = net.skip_output(bucket) {
+                    let dst = &mut skip.0[bucket * 2 * l1..(bucket + 1) * 2 * l1];
+                    for (d, &q) in dst.iter_mut().zip(w) {
+                        *d = q as f32 / QB as f32;
+                    }
+                    skip.1[bucket] = b as f32 / (QA * QB) as f32;
+                }
+            }
+            (f.skip_w, f.skip_b) = skip;
             return f;
         }
         for (bucket, row) in f.out_w.chunks_exact_mut(2 * l1).enumerate() {
@@ -475,8 +548,9 @@ impl FloatNet {
     /// The parameter blocks, in checkpoint order: first layer weights and
     /// biases, output weights and biases, then the hidden layers' weights
     /// and biases (empty without hidden layers, so such a checkpoint is
-    /// what it was before they existed).
-    pub fn blocks(&self) -> [&[f32]; 8] {
+    /// what it was before they existed), then the skip path's output
+    /// weights and biases (empty without it).
+    pub fn blocks(&self) -> [&[f32]; 10] {
         [
             &self.l1_w,
             &self.l1_b,
@@ -486,11 +560,13 @@ impl FloatNet {
             &self.h1_b,
             &self.h2_w,
             &self.h2_b,
+            &self.skip_w,
+            &self.skip_b,
         ]
     }
 
     /// The parameter blocks, mutable.
-    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 8] {
+    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 10] {
         [
             &mut self.l1_w,
             &mut self.l1_b,
@@ -500,6 +576,8 @@ impl FloatNet {
             &mut self.h1_b,
             &mut self.h2_w,
             &mut self.h2_b,
+            &mut self.skip_w,
+            &mut self.skip_b,
         ]
     }
 }

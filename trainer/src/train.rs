@@ -69,6 +69,11 @@ pub struct TrainConfig {
     /// and keep the difference they started with (a net grown from one
     /// without buckets keeps evaluating exactly where it was exact).
     pub tie_mirrored: bool,
+    /// The hidden layers' learning rate (with their output layer's) is
+    /// the learning rate times this: layers grown fresh beside a trained
+    /// first layer (`--grow-from` with `--hidden-layers`) need the rate of
+    /// a fresh net, which would undo what the first layer learnt.
+    pub hidden_lr_scale: f32,
     /// The network's architecture (a resumed state must have it).
     pub arch: Arch,
 }
@@ -87,6 +92,7 @@ impl Default for TrainConfig {
             val_fraction: 0.05,
             mirror: false,
             tie_mirrored: false,
+            hidden_lr_scale: 1.0,
             arch: Arch::NET2,
         }
     }
@@ -114,8 +120,8 @@ impl TrainConfig {
         if !positive(self.k) {
             return Err(format!("K {} must be positive", self.k));
         }
-        if !positive(self.lr) || !positive(self.lr_decay) {
-            return Err("the learning rate and its decay must be positive".into());
+        if !positive(self.lr) || !positive(self.lr_decay) || !positive(self.hidden_lr_scale) {
+            return Err("the learning rates and the decay must be positive".into());
         }
         if !(0.0..1.0).contains(&self.val_fraction) {
             return Err(format!(
@@ -160,7 +166,7 @@ impl TrainState {
     }
 
     /// No step taken yet from `net`: Adam's moments zero.
-    fn starting_at(net: FloatNet) -> TrainState {
+    pub fn starting_at(net: FloatNet) -> TrainState {
         let arch = net.arch;
         TrainState {
             net,
@@ -304,6 +310,9 @@ struct Grad {
     h1_b: Vec<f32>,
     h2_w: Vec<f32>,
     h2_b: Vec<f32>,
+    /// The skip path's (empty without).
+    skip_w: Vec<f32>,
+    skip_b: Vec<f32>,
     /// Scratch: d loss / d first-layer output, per perspective.
     d_us: Vec<f32>,
     d_them: Vec<f32>,
@@ -326,6 +335,8 @@ impl Grad {
             h1_b: shape.h1_b,
             h2_w: shape.h2_w,
             h2_b: shape.h2_b,
+            skip_w: shape.skip_w,
+            skip_b: shape.skip_b,
             d_us: vec![0.0; l1],
             d_them: vec![0.0; l1],
             loss: 0.0,
@@ -368,6 +379,8 @@ impl Grad {
             &mut self.h1_b,
             &mut self.h2_w,
             &mut self.h2_b,
+            &mut self.skip_w,
+            &mut self.skip_b,
         ] {
             g.fill(0.0);
         }
@@ -389,7 +402,7 @@ impl Grad {
             None
         };
         let out = match &act {
-            Some(a) => a.out,
+            Some(a) => a.out + net.skip_output(&h, bucket),
             None => net.output(&h, bucket),
         };
         let p = sigmoid(SCALE as f32 * out / k);
@@ -416,8 +429,15 @@ impl Grad {
                 &mut self.d_us,
                 &mut self.d_them,
             );
+            if net.arch.skip {
+                let b = (&mut self.skip_w[..], &mut self.skip_b[..]);
+                let d = (&mut self.d_us[..], &mut self.d_them[..]);
+                screlu_backward(l1, &h, &net.skip_w, b, bucket, g, d, true);
+            }
         } else {
-            self.output_backward(net, &h, bucket, g);
+            let b = (&mut self.out_w[..], &mut self.out_b[..]);
+            let d = (&mut self.d_us[..], &mut self.d_them[..]);
+            screlu_backward(l1, &h, &net.out_w, b, bucket, g, d, false);
         }
         let (d_us, d_them) = (&self.d_us, &self.d_them);
         for ((b, &u), &t) in self.l1_b.iter_mut().zip(d_us).zip(d_them) {
@@ -429,35 +449,43 @@ impl Grad {
             Grad::add_row(w, t, r, l1, inp.them[i] as usize, d_them);
         }
     }
+}
 
-    /// The output layer's backward pass without hidden layers: its
-    /// gradient, and `d loss / d a` into `d_us`, `d_them`.
-    #[inline(always)]
-    fn output_backward(&mut self, net: &FloatNet, h: &Hidden, bucket: usize, g: f32) {
-        let l1 = self.l1;
-        let w = &net.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
-        let gw = &mut self.out_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
-        let (d_us, d_them) = (&mut self.d_us, &mut self.d_them);
-        for (half, (a, d)) in [(&h.us, &mut *d_us), (&h.them, &mut *d_them)]
-            .into_iter()
-            .enumerate()
-        {
-            let (w, gw) = (
-                &w[half * l1..(half + 1) * l1],
-                &mut gw[half * l1..(half + 1) * l1],
-            );
-            // Zipped slices, not indices: with no bounds checks left the
-            // compiler vectorises the loop (indexed, it ran one value at a
-            // time and was a fifth of the training time of a 512-wide net).
-            for (((&x, &w), gw), d) in a[..l1].iter().zip(w).zip(gw.iter_mut()).zip(&mut d[..l1]) {
-                *gw += g * screlu(x);
-                // screlu'(x) = 2x on (0, 1), else 0.
-                let slope = if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
-                *d = g * w * slope;
-            }
+/// The SCReLU output layer's backward pass (weights `w`, `2·L1` per
+/// bucket, and the gradients of them and of the biases): its gradient,
+/// and `d loss / d a` written into `d` (the layer alone) or, with `add`,
+/// added to it (the skip path, beside the hidden layers' share).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn screlu_backward(
+    l1: usize,
+    h: &Hidden,
+    w: &[f32],
+    (gw, gb): (&mut [f32], &mut [f32]),
+    bucket: usize,
+    g: f32,
+    (d_us, d_them): (&mut [f32], &mut [f32]),
+    add: bool,
+) {
+    let w = &w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
+    let gw = &mut gw[bucket * 2 * l1..(bucket + 1) * 2 * l1];
+    for (half, (a, d)) in [(&h.us, d_us), (&h.them, d_them)].into_iter().enumerate() {
+        let (w, gw) = (
+            &w[half * l1..(half + 1) * l1],
+            &mut gw[half * l1..(half + 1) * l1],
+        );
+        // Zipped slices, not indices: with no bounds checks left the
+        // compiler vectorises the loop (indexed, it ran one value at a
+        // time and was a fifth of the training time of a 512-wide net).
+        for (((&x, &w), gw), d) in a[..l1].iter().zip(w).zip(gw.iter_mut()).zip(&mut d[..l1]) {
+            *gw += g * screlu(x);
+            // screlu'(x) = 2x on (0, 1), else 0.
+            let slope = if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
+            let before = if add { *d } else { 0.0 };
+            *d = before + g * w * slope;
         }
-        self.out_b[bucket] += g;
     }
+    gb[bucket] += g;
 }
 
 const BETA1: f32 = 0.9;
@@ -531,6 +559,10 @@ impl Trainer {
         let grads = &self.grads;
         let loss: f64 = grads.iter().map(|g| g.loss).sum();
         let tie = self.config.tie_mirrored;
+        let (hidden, hidden_scale) = (
+            self.state.net.arch.has_hidden(),
+            self.config.hidden_lr_scale,
+        );
 
         // Dense layers: sum in part order, average, step.
         let st = &mut self.state;
@@ -542,6 +574,8 @@ impl Trainer {
             (&mut st.net.h1_b, (&mut st.m.h1_b, &mut st.v.h1_b)),
             (&mut st.net.h2_w, (&mut st.m.h2_w, &mut st.v.h2_w)),
             (&mut st.net.h2_b, (&mut st.m.h2_b, &mut st.v.h2_b)),
+            (&mut st.net.skip_w, (&mut st.m.skip_w, &mut st.v.skip_w)),
+            (&mut st.net.skip_b, (&mut st.m.skip_b, &mut st.v.skip_b)),
         ]
         .into_iter()
         .enumerate()
@@ -558,14 +592,19 @@ impl Trainer {
                     3 => &grad.h1_w,
                     4 => &grad.h1_b,
                     5 => &grad.h2_w,
-                    _ => &grad.h2_b,
+                    6 => &grad.h2_b,
+                    7 => &grad.skip_w,
+                    _ => &grad.skip_b,
                 };
                 for (a, &b) in g.iter_mut().zip(src) {
                     *a += b;
                 }
             }
             g.iter_mut().for_each(|x| *x *= scale);
-            adam(w, m, v, &g, lr_t);
+            // Blocks 1 to 6 are the hidden layers and their output layer
+            // in a net that has them (the skip path is 7 and 8).
+            let stack = hidden && (1..=6).contains(&block);
+            adam(w, m, v, &g, if stack { lr_t * hidden_scale } else { lr_t });
         }
 
         // The first layer: only rows some part touched.
@@ -668,111 +707,5 @@ pub fn split(mut data: Vec<Chunk>, val_fraction: f32, seed: u64) -> (Vec<Chunk>,
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The analytic gradient of every parameter block matches central
-    /// finite differences of the loss, on the parameters it moves most.
-    #[test]
-    fn gradients_match_finite_differences() {
-        for arch in [
-            Arch::NET2,
-            Arch::new(jiangjun_engine::nnue::FeatureSet::KingBucket6, 128, 4).unwrap(),
-            Arch::new(jiangjun_engine::nnue::FeatureSet::PieceSquareThreats, 64, 2).unwrap(),
-            Arch::new(jiangjun_engine::nnue::FeatureSet::PieceSquare, 128, 2)
-                .unwrap()
-                .with_hidden(8, 16)
-                .unwrap(),
-            // Both at once: threat inputs feeding hidden layers.
-            Arch::new(jiangjun_engine::nnue::FeatureSet::PieceSquareThreats, 64, 2)
-                .unwrap()
-                .with_hidden(8, 16)
-                .unwrap(),
-        ] {
-            gradients_match_in(arch);
-        }
-    }
-
-    fn gradients_match_in(arch: Arch) {
-        let mut data = Vec::new();
-        crate::synth::generate(24, 3, |r| data.push(r.pack()));
-        let mut net = TrainState::with_arch(arch, 5).net;
-        for b in &mut net.l1_b {
-            *b = 0.3;
-        }
-        let (lambda, k) = (0.5, 134.0);
-        let mut grad = Grad::new(net.arch);
-        for c in &data {
-            grad.accumulate(&net, c, false, lambda, k);
-        }
-        let loss = |net: &FloatNet| -> f64 {
-            data.iter()
-                .map(|c| position_loss(net, c, lambda, k) as f64)
-                .sum()
-        };
-        let largest = |g: &[f32]| {
-            (0..g.len())
-                .max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs()))
-                .unwrap()
-        };
-        let analytic = [
-            &grad.l1_w,
-            &grad.l1_b,
-            &grad.out_w,
-            &grad.out_b,
-            &grad.h1_w,
-            &grad.h1_b,
-            &grad.h2_w,
-            &grad.h2_b,
-        ];
-        for (block, g) in analytic.into_iter().enumerate() {
-            if g.is_empty() {
-                assert!(!net.arch.has_hidden());
-                continue;
-            }
-            let i = largest(g);
-            // A smaller step with hidden layers: their clipped units put
-            // kinks closer together (1e-3 crosses one here).
-            let eps = if net.arch.has_hidden() { 1e-4 } else { 1e-3 };
-            let mut plus = net.clone();
-            plus.blocks_mut()[block][i] += eps;
-            let mut minus = net.clone();
-            minus.blocks_mut()[block][i] -= eps;
-            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
-            let a = g[i] as f64;
-            assert!(
-                (numeric - a).abs() <= 0.02 * a.abs() + 1e-4,
-                "{}: block {block}[{i}]: analytic {a}, numeric {numeric}",
-                net.arch
-            );
-            assert!(a.abs() > 1e-3, "block {block}: gradient too small to test");
-        }
-        // Only rows of features that occurred were touched.
-        let l1 = net.l1();
-        for f in 0..net.arch.inputs() {
-            let used = grad.rows.contains(&(f as u32));
-            assert_eq!(grad.touched[f], used);
-            if !used {
-                assert!(grad.l1_w[f * l1..(f + 1) * l1].iter().all(|&x| x == 0.0));
-            }
-        }
-        grad.reset();
-        assert!(grad.l1_w.iter().all(|&x| x == 0.0) && grad.rows.is_empty());
-    }
-
-    #[test]
-    fn targets_blend_score_and_result() {
-        let board = xiangqi::Board::startpos();
-        let rec = crate::data::Record::from_board(&board, crate::data::GameResult::BlackWins, 134);
-        let c = rec.pack();
-        let s = sigmoid(1.0);
-        assert!((target(&c, 1.0, 134.0) - s).abs() < 1e-6);
-        assert!(target(&c, 0.0, 134.0).abs() < 1e-6);
-        assert!((target(&c, 0.5, 134.0) - 0.5 * s).abs() < 1e-6);
-        // Black to move after a Black win: result 1 from its side.
-        let mut b = board.clone();
-        b.make_move(board.parse_move("h2e2").unwrap());
-        let c = crate::data::Record::from_board(&b, crate::data::GameResult::BlackWins, 0).pack();
-        assert!((target(&c, 0.0, 134.0) - 1.0).abs() < 1e-6);
-    }
-}
+#[path = "train_tests.rs"]
+mod tests;

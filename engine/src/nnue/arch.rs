@@ -17,6 +17,10 @@ pub(super) const VERSION: u16 = 1;
 /// The format version of networks with hidden layers (`Arch::hidden`); the
 /// header's byte 30 and 31 give their sizes (reserved, zero, in version 1).
 pub(super) const VERSION_HIDDEN: u16 = 2;
+/// The format version of networks with hidden layers and, beside them, the
+/// accumulator's SCReLU output layer of version 1 (`Arch::skip`), the two
+/// outputs added: what a net without hidden layers grows into exactly.
+pub(super) const VERSION_SKIP: u16 = 3;
 /// Length of the header before the payload.
 pub(super) const HEADER_LEN: usize = 48;
 
@@ -46,6 +50,10 @@ pub struct Arch {
     /// Sizes of the two hidden layers after the accumulator (`[0, 0]`: none,
     /// the accumulator feeds one output per bucket, version 1 files).
     pub hidden: [usize; 2],
+    /// With hidden layers: the accumulator also feeds, through SCReLU, one
+    /// output per bucket as a network without them does (the skip path),
+    /// added to the hidden layers' output (version 3 files).
+    pub skip: bool,
 }
 
 impl Arch {
@@ -55,6 +63,7 @@ impl Arch {
         l1: 256,
         output_buckets: 1,
         hidden: [0, 0],
+        skip: false,
     };
 
     /// An architecture, if the engine supports it.
@@ -78,6 +87,7 @@ impl Arch {
             l1,
             output_buckets,
             hidden: [0, 0],
+            skip: false,
         })
     }
 
@@ -101,8 +111,22 @@ impl Arch {
         }
         Ok(Arch {
             hidden: [h1, h2],
+            skip: self.skip && h1 != 0,
             ..self
         })
+    }
+
+    /// This architecture (which must have hidden layers) with the skip
+    /// path beside them.
+    pub fn with_skip(self) -> Result<Arch, NnueError> {
+        if !self.has_hidden() {
+            return Err(NnueError::Unsupported {
+                what: "skip path without hidden layers",
+                found: 0,
+                allowed: "hidden layers beside it",
+            });
+        }
+        Ok(Arch { skip: true, ..self })
     }
 
     /// Whether the accumulator feeds hidden layers.
@@ -113,7 +137,9 @@ impl Arch {
 
     /// The file format version of this architecture.
     pub const fn version(&self) -> u16 {
-        if self.has_hidden() {
+        if self.skip {
+            VERSION_SKIP
+        } else if self.has_hidden() {
             VERSION_HIDDEN
         } else {
             VERSION
@@ -121,13 +147,15 @@ impl Arch {
     }
 
     /// `i16` values of one output bucket's layers after the accumulator:
-    /// with hidden layers `H1 × L1 + H1 + H2 × H1 + H2 + H2 + 1`, else `2·L1 + 1`.
+    /// with hidden layers `H1 × L1 + H1 + H2 × H1 + H2 + H2 + 1` (and
+    /// `2·L1 + 1` more with the skip path), else `2·L1 + 1`.
     pub const fn stack_values(&self) -> usize {
         let [h1, h2] = self.hidden;
+        let screlu = 2 * self.l1 + 1;
         if self.has_hidden() {
-            h1 * self.l1 + h1 + h2 * h1 + h2 + h2 + 1
+            h1 * self.l1 + h1 + h2 * h1 + h2 + h2 + 1 + if self.skip { screlu } else { 0 }
         } else {
-            2 * self.l1 + 1
+            screlu
         }
     }
 
@@ -168,9 +196,11 @@ impl Arch {
             l1: MAX_L1,
             output_buckets: MAX_OUTPUT_BUCKETS,
             hidden: [0, 0],
+            skip: false,
         };
         let deepest = Arch {
             hidden: [MAX_HIDDEN, MAX_HIDDEN],
+            skip: true,
             ..widest
         };
         let (a, b) = (widest.file_len(), deepest.file_len());
@@ -179,7 +209,8 @@ impl Arch {
 }
 
 /// `kingbucket6 (7560 inputs) x 512 -> 8 output buckets`; with hidden
-/// layers `psq (1260 inputs) x 1024 -> 16 -> 32 -> 8 output buckets`.
+/// layers `psq (1260 inputs) x 1024 -> 16 -> 32 -> 8 output buckets`, and
+/// `... -> 16 -> 32 (+ skip) -> 8 output buckets` with the skip path.
 impl fmt::Display for Arch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -190,7 +221,8 @@ impl fmt::Display for Arch {
             self.l1
         )?;
         if self.has_hidden() {
-            write!(f, "{} -> {} -> ", self.hidden[0], self.hidden[1])?;
+            write!(f, "{} -> {} ", self.hidden[0], self.hidden[1])?;
+            write!(f, "{}-> ", if self.skip { "(+ skip) " } else { "" })?;
         }
         write!(
             f,
@@ -210,7 +242,8 @@ pub enum NnueError {
     BadMagic { kind: String },
     #[error(
         "network file version {found} is not supported (this engine reads version {VERSION}, \
-         and {VERSION_HIDDEN} for nets with hidden layers)"
+         {VERSION_HIDDEN} for nets with hidden layers and {VERSION_SKIP} for hidden layers with \
+         a skip path)"
     )]
     UnsupportedVersion { found: u16 },
     #[error(
@@ -297,9 +330,12 @@ mod tests {
             assert!(e.to_string().contains("not supported"), "{e}");
         }
         // The largest: 25,200 inputs x 2048, then 64 and 64 hidden units
-        // per bucket, about 108 MB.
+        // per bucket and the skip path, about 108 MB.
         let widest = Arch::new(FeatureSet::KingBucket6Threats, MAX_L1, MAX_OUTPUT_BUCKETS).unwrap();
-        let deepest = widest.with_hidden(MAX_HIDDEN, MAX_HIDDEN).unwrap();
+        let deepest = widest
+            .with_hidden(MAX_HIDDEN, MAX_HIDDEN)
+            .and_then(|a| a.with_skip())
+            .unwrap();
         assert!(deepest.file_len() > widest.file_len());
         assert_eq!(Arch::max_file_len(), deepest.file_len());
         assert!(Arch::max_file_len() < 128 << 20);
@@ -329,5 +365,15 @@ mod tests {
             let e = a.with_hidden(h1, h2).unwrap_err();
             assert!(e.to_string().contains("hidden layer size"), "{e}");
         }
+        // The skip path: the version 1 output layer beside the stack.
+        assert!(a.with_skip().is_err());
+        let s = h.with_skip().unwrap();
+        assert_eq!(s.version(), VERSION_SKIP);
+        assert_eq!(s.payload_values(), h.payload_values() + 8 * (2 * 1024 + 1));
+        assert_eq!(
+            s.to_string(),
+            "psq (1260 inputs) x 1024 -> 16 -> 32 (+ skip) -> 8 output buckets"
+        );
+        assert_eq!(s.with_hidden(0, 0).unwrap(), a);
     }
 }

@@ -1,17 +1,17 @@
 //! The quantised network and its file format.
 //!
-//! # File format (versions 1 and 2), all numbers little-endian
+//! # File format (versions 1, 2 and 3), all numbers little-endian
 //!
 //! | bytes   | field                                                  |
 //! |---------|--------------------------------------------------------|
 //! | 0..8    | magic `JJNNUE\0\0`                                     |
-//! | 8..10   | `u16` format version: 1 without hidden layers, 2 with  |
+//! | 8..10   | `u16` format version: 1 without hidden layers, 2 with, 3 with them and a skip path |
 //! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6`, 2 = `psq+threats`, 3 = `kingbucket6+threats`, 4 = `kingbucket9` (see `features`) |
 //! | 12..16  | `u32` inputs per perspective (1260, 7560, 18900, 25200 or 11340: the feature set's) |
 //! | 16..20  | `u32` L1, accumulator units per perspective (64..=2048, a multiple of 64) |
 //! | 20..24  | `u32` output buckets (1..=16)                          |
 //! | 24..26  | `u16` QA · 26..28 `u16` QB · 28..30 `u16` SCALE        |
-//! | 30, 31  | version 1: reserved, 0; version 2: `u8` H1 and `u8` H2, the hidden layer sizes (8..=64, multiples of 8) |
+//! | 30, 31  | version 1: reserved, 0; versions 2 and 3: `u8` H1 and `u8` H2, the hidden layer sizes (8..=64, multiples of 8) |
 //! | 32..40  | `u64` payload length in bytes                          |
 //! | 40..48  | `u64` FNV-1a 64-bit hash of the payload                |
 //! | 48..    | payload: `i16` values                                  |
@@ -27,6 +27,11 @@
 //! weights (`buckets × H2 × H1`), its biases (`buckets × H2`), output
 //! weights (`buckets × H2`) and output biases (`buckets`). The hidden
 //! layers' quantisation is fixed by the version (see `nnue::stack`).
+//! Version 3 is version 2 followed by a version 1 output layer, the skip
+//! path: its weights (`buckets × 2·L1`) and biases (`buckets`), evaluated
+//! as in version 1 and added to the hidden layers' evaluation. A net
+//! without hidden layers grows into one with them exactly by keeping its
+//! output layer as the skip path, the hidden layers' output at zero.
 //! Any feature set may have hidden layers: the threat inputs and the
 //! hidden layers are independent of each other.
 //!
@@ -45,7 +50,7 @@ use crate::large_pages::LargeBuf;
 use std::path::Path;
 use xiangqi::rng::{GAMMA, SplitMix64};
 
-pub(super) use super::arch::{HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN};
+pub(super) use super::arch::{HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN, VERSION_SKIP};
 
 /// A quantised network (see the module docs of `nnue` for the arithmetic).
 /// Every instance satisfies the weight limits, so evaluation never overflows.
@@ -66,6 +71,10 @@ pub struct Network {
     /// `buckets × 2·L1`, or `buckets × H2` with hidden layers.
     out_weights: Box<[i16]>,
     out_bias: Box<[i16]>,
+    /// The skip path's output layer (`Arch::skip`; empty without):
+    /// `buckets × 2·L1` and `buckets`, as `out_weights` of a version 1 net.
+    skip_weights: Box<[i16]>,
+    skip_bias: Box<[i16]>,
 }
 
 impl std::fmt::Debug for Network {
@@ -132,14 +141,20 @@ impl Network {
     /// the payload's order: four without hidden layers (first-layer
     /// weights and biases, output weights and biases), eight with them
     /// (first-layer weights and biases, hidden-1 weights and biases,
-    /// hidden-2 weights and biases, output weights and biases). Checks the
+    /// hidden-2 weights and biases, output weights and biases), ten with
+    /// the skip path (its output weights and biases last). Checks the
     /// lengths and the weight limits.
     pub fn from_blocks(arch: Arch, blocks: &[&[i16]]) -> Result<Network, NnueError> {
-        let arch = Arch::new(arch.features, arch.l1, arch.output_buckets)?
+        let checked = Arch::new(arch.features, arch.l1, arch.output_buckets)?
             .with_hidden(arch.hidden[0], arch.hidden[1])?;
+        let arch = if arch.skip {
+            checked.with_skip()?
+        } else {
+            checked
+        };
         let (l1, buckets, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
-        let expected: &[(&'static str, usize)] = if arch.has_hidden() {
-            &[
+        let mut expected: Vec<(&'static str, usize)> = if arch.has_hidden() {
+            vec![
                 ("first-layer weights", arch.inputs() * l1),
                 ("first-layer biases", l1),
                 ("hidden-layer-1 weights", buckets * h1 * l1),
@@ -150,13 +165,19 @@ impl Network {
                 ("output biases", buckets),
             ]
         } else {
-            &[
+            vec![
                 ("first-layer weights", arch.inputs() * l1),
                 ("first-layer biases", l1),
                 ("output weights", buckets * 2 * l1),
                 ("output biases", buckets),
             ]
         };
+        if arch.skip {
+            expected.extend([
+                ("skip output weights", buckets * 2 * l1),
+                ("skip output biases", buckets),
+            ]);
+        }
         if blocks.len() != expected.len() {
             return Err(NnueError::Shape {
                 what: "parameter block list",
@@ -164,7 +185,7 @@ impl Network {
                 found: blocks.len(),
             });
         }
-        for (block, &(what, len)) in blocks.iter().zip(expected) {
+        for (block, &(what, len)) in blocks.iter().zip(&expected) {
             check_len(what, block, len)?;
         }
         // Threat rows (after the piece-square rows) have their own limit:
@@ -186,7 +207,17 @@ impl Network {
             )
         } else {
             check_range("output weights", blocks[2], MAX_OUT_WEIGHT)?;
-            ([empty.clone(), empty.clone()], [empty.clone(), empty], 2)
+            (
+                [empty.clone(), empty.clone()],
+                [empty.clone(), empty.clone()],
+                2,
+            )
+        };
+        let (skip_weights, skip_bias) = if arch.skip {
+            check_range("skip output weights", blocks[8], MAX_OUT_WEIGHT)?;
+            (blocks[8].into(), blocks[9].into())
+        } else {
+            (empty.clone(), empty)
         };
         Ok(Network {
             arch,
@@ -197,6 +228,8 @@ impl Network {
             hidden_bias,
             out_weights: blocks[out].into(),
             out_bias: blocks[out + 1].into(),
+            skip_weights,
+            skip_bias,
         })
     }
 
@@ -212,6 +245,9 @@ impl Network {
             ]);
         }
         v.extend([&*self.out_weights, &self.out_bias]);
+        if self.arch.skip {
+            v.extend([&*self.skip_weights, &self.skip_bias]);
+        }
         v
     }
 
@@ -233,7 +269,7 @@ impl Network {
         };
         let l1w = block(arch.inputs() * l1, 48, 0);
         let l1b = block(l1, 64, 64);
-        let blocks = if arch.has_hidden() {
+        let mut blocks = if arch.has_hidden() {
             // Small hidden weights and centred biases keep the hidden units
             // inside their clipped range often enough to matter.
             vec![
@@ -254,6 +290,10 @@ impl Network {
                 block(buckets, 1000, 0),
             ]
         };
+        if arch.skip {
+            blocks.push(block(buckets * 2 * l1, MAX_OUT_WEIGHT as i32, 0));
+            blocks.push(block(buckets, 1000, 0));
+        }
         let blocks: Vec<&[i16]> = blocks.iter().map(|b| &b[..]).collect();
         Network::from_blocks(arch, &blocks).expect("random weights are within the limits")
     }
@@ -334,6 +374,21 @@ impl Network {
         self.out_bias[bucket]
     }
 
+    /// The skip path's output weights of `bucket` (side to move's `L1`,
+    /// then the other's) and its bias, in the units of a network without
+    /// hidden layers; `None` without the skip path.
+    #[inline(always)]
+    pub fn skip_output(&self, bucket: usize) -> Option<(&[i16], i16)> {
+        if !self.arch.skip {
+            return None;
+        }
+        let w = 2 * self.arch.l1;
+        Some((
+            &self.skip_weights[bucket * w..(bucket + 1) * w],
+            self.skip_bias[bucket],
+        ))
+    }
+
     /// Length of this network's file.
     pub fn file_len(&self) -> usize {
         self.arch.file_len()
@@ -359,7 +414,7 @@ impl Network {
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u16).to_le_bytes());
-        // Zero in version 1 (reserved); the hidden sizes in version 2.
+        // Zero in version 1 (reserved); the hidden sizes in versions 2 and 3.
         out.extend_from_slice(&[self.arch.hidden[0] as u8, self.arch.hidden[1] as u8]);
         out.extend_from_slice(&(payload_len as u64).to_le_bytes());
         out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
@@ -374,7 +429,7 @@ impl Network {
         let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
         let u32_at = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]) as u64;
         let version = u16_at(8);
-        if version != VERSION && version != VERSION_HIDDEN {
+        if ![VERSION, VERSION_HIDDEN, VERSION_SKIP].contains(&version) {
             return Err(NnueError::UnsupportedVersion { found: version });
         }
         let features = FeatureSet::from_id(u16_at(10))
@@ -410,12 +465,17 @@ impl Network {
             let (h1, h2) = (h[30] as usize, h[31] as usize);
             if h1 == 0 || h2 == 0 {
                 return Err(NnueError::Unsupported {
-                    what: "hidden layer sizes in a version 2 file",
+                    what: "hidden layer sizes in a version 2 or 3 file",
                     found: (h1 * 256 + h2) as u64,
                     allowed: "two sizes from 8 to 64, multiples of 8 (bytes 30 and 31)",
                 });
             }
-            arch.with_hidden(h1, h2)?
+            let arch = arch.with_hidden(h1, h2)?;
+            if version == VERSION_SKIP {
+                arch.with_skip()?
+            } else {
+                arch
+            }
         };
         let found = u64::from_le_bytes(h[32..40].try_into().expect("8 bytes"));
         if found != arch.payload_len() as u64 {
@@ -465,8 +525,8 @@ impl Network {
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
         let (l1, b, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
-        let lens: &[usize] = if arch.has_hidden() {
-            &[
+        let mut lens: Vec<usize> = if arch.has_hidden() {
+            vec![
                 arch.inputs() * l1,
                 l1,
                 b * h1 * l1,
@@ -477,11 +537,14 @@ impl Network {
                 b,
             ]
         } else {
-            &[arch.inputs() * l1, l1, b * 2 * l1, b]
+            vec![arch.inputs() * l1, l1, b * 2 * l1, b]
         };
+        if arch.skip {
+            lens.extend([b * 2 * l1, b]);
+        }
         let mut rest = &values[..];
         let mut blocks = Vec::with_capacity(lens.len());
-        for &n in lens {
+        for &n in &lens {
             let (block, tail) = rest.split_at(n);
             blocks.push(block);
             rest = tail;

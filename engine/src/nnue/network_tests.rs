@@ -45,13 +45,13 @@ fn rejects_wrong_magic() {
 #[test]
 fn rejects_other_versions() {
     let mut b = file();
-    b[8..10].copy_from_slice(&3u16.to_le_bytes());
+    b[8..10].copy_from_slice(&4u16.to_le_bytes());
     let e = Network::from_bytes(&b).unwrap_err();
     assert!(
-        matches!(e, NnueError::UnsupportedVersion { found: 3 }),
+        matches!(e, NnueError::UnsupportedVersion { found: 4 }),
         "{e}"
     );
-    assert!(e.to_string().contains("version 3 is not supported"), "{e}");
+    assert!(e.to_string().contains("version 4 is not supported"), "{e}");
 }
 
 fn hidden_arch() -> Arch {
@@ -100,8 +100,8 @@ fn hidden_layers_round_trip() {
 fn rejects_bad_hidden_headers() {
     let good = Network::random_arch(hidden_arch(), 9).to_bytes();
     for (h1, h2, says) in [
-        (0, 32, "hidden layer sizes in a version 2 file"),
-        (16, 0, "hidden layer sizes in a version 2 file"),
+        (0, 32, "hidden layer sizes in a version 2 or 3 file"),
+        (16, 0, "hidden layer sizes in a version 2 or 3 file"),
         (12, 32, "first hidden layer size 12"),
         (16, 200, "second hidden layer size 200"),
         (16, 16, "does not match its payload"),
@@ -124,6 +124,44 @@ fn rejects_bad_hidden_headers() {
     reseal(&mut b);
     let e = Network::from_bytes(&b).unwrap_err().to_string();
     assert!(e.contains("hidden-layer-1 weights[5] = 128"), "{e}");
+}
+
+/// The skip path: a version 3 file, version 2's blocks then a version 1
+/// output layer; it reads back the same, its output weights are checked
+/// against the version 1 limit, and a version 2 header on its payload is
+/// refused by the length.
+#[test]
+fn skip_path_round_trip() {
+    let arch = hidden_arch().with_skip().unwrap();
+    let net = Network::random_arch(arch, 12);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), arch.file_len());
+    assert_eq!(
+        bytes.len(),
+        hidden_arch().file_len() + 2 * 4 * (2 * 256 + 1)
+    );
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION_SKIP);
+    assert_eq!(&bytes[30..32], &[16, 32]);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(back.arch(), arch);
+    assert!(back.skip_output(3).is_some());
+    assert!(
+        Network::random_arch(hidden_arch(), 12)
+            .skip_output(0)
+            .is_none()
+    );
+    let mut b = bytes.clone();
+    b[8..10].copy_from_slice(&VERSION_HIDDEN.to_le_bytes());
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(e.contains("does not match its payload"), "{e}");
+    // The skip path's first output weight, beyond the version 1 limit.
+    let mut b = bytes.clone();
+    let at = HEADER_LEN + 2 * (arch.payload_values() - 4 - 4 * 2 * 256);
+    b[at..at + 2].copy_from_slice(&(MAX_OUT_WEIGHT + 1).to_le_bytes());
+    reseal(&mut b);
+    let e = Network::from_bytes(&b).unwrap_err().to_string();
+    assert!(e.contains("skip output weights[0]"), "{e}");
 }
 
 #[test]

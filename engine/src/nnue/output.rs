@@ -1,7 +1,8 @@
 //! The layers after the accumulator: given the two halves (the side to
 //! move's, then the other's) and the output bucket, the evaluation, through
 //! SCReLU into one output per bucket, or through the hidden layers
-//! ([`stack`](super::stack)) for a network that has them. It reads the
+//! ([`stack`](super::stack)) for a network that has them, plus the SCReLU
+//! output for one that has the skip path as well. It reads the
 //! halves as slices, not the accumulator, so that the accumulator (the layer
 //! above) calls it and nothing here calls back up.
 
@@ -53,13 +54,26 @@ pub(super) fn evaluate_n<const N: usize>(
     bucket: usize,
 ) -> i32 {
     if net.arch().has_hidden() {
-        return stack::evaluate_stack::<N>(net, us, them, bucket);
+        let stack = stack::evaluate_stack::<N>(net, us, them, bucket);
+        // The skip path: version 1's output beside the stack, each
+        // truncated by its own formula, so a stack whose output weights
+        // and bias are zero leaves exactly the version 1 evaluation.
+        return match net.skip_output(bucket) {
+            Some((w, b)) => stack + screlu_output::<N>(net.l1(), us, them, w, b),
+            None => stack,
+        };
     }
     let w = net.output_weights(bucket);
-    let (w_us, w_them) = w.split_at(net.l1());
+    screlu_output::<N>(net.l1(), us, them, w, net.output_bias(bucket))
+}
+
+/// The SCReLU output layer of weights `w` (side to move's `l1`, then the
+/// other's) and bias `bias` on the halves `us` and `them`.
+#[inline(always)]
+fn screlu_output<const N: usize>(l1: usize, us: &[i16], them: &[i16], w: &[i16], bias: i16) -> i32 {
+    let (w_us, w_them) = w.split_at(l1);
     let sum = screlu_dot::<N>(us, w_us) + screlu_dot::<N>(them, w_them);
-    let out =
-        (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64);
+    let out = (sum / QA as i64 + bias as i64) * SCALE as i64 / (QA as i64 * QB as i64);
     out as i32
 }
 

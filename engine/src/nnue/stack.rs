@@ -199,6 +199,7 @@ pub(super) fn evaluate_stack<const N: usize>(
 mod tests {
     use super::*;
     use crate::nnue::accumulator::{Accumulator, evaluate_portable};
+    use crate::nnue::quant::QB;
     use crate::nnue::{Arch, FeatureSet, evaluate, features, output_bucket};
     use xiangqi::{Board, Color};
 
@@ -249,7 +250,19 @@ mod tests {
             .zip(net.output_weights(bucket))
             .map(|(&y, &w)| y * w as i64)
             .sum();
-        (s + 127 * net.output_bias(bucket) as i64) * SCALE as i64 / (127 * QO as i64)
+        let stack = (s + 127 * net.output_bias(bucket) as i64) * SCALE as i64 / (127 * QO as i64);
+        // The skip path: Σ c² · w over both halves, as a version 1 net.
+        let skip = net.skip_output(bucket).map_or(0, |(w, b)| {
+            let mut sum = 0i64;
+            for (k, persp) in [stm, stm.flip()].into_iter().enumerate() {
+                for (j, &a) in acc[persp.index()].iter().enumerate() {
+                    let c = a.clamp(0, QA as i64);
+                    sum += c * c * w[k * l1 + j] as i64;
+                }
+            }
+            (sum / QA as i64 + b as i64) * SCALE as i64 / (QA as i64 * QB as i64)
+        });
+        stack + skip
     }
 
     fn nets() -> Vec<Network> {
@@ -262,6 +275,19 @@ mod tests {
             // Threat inputs feeding hidden layers.
             Network::random_arch(a(FeatureSet::PieceSquareThreats, 256, 4, 16, 32), 7),
             Network::random_arch(a(FeatureSet::KingBucket6Threats, 128, 8, 8, 16), 8),
+            // With the skip path beside the stack.
+            Network::random_arch(
+                a(FeatureSet::PieceSquare, 1024, 8, 16, 32)
+                    .with_skip()
+                    .unwrap(),
+                9,
+            ),
+            Network::random_arch(
+                a(FeatureSet::KingBucket9, 256, 3, 8, 16)
+                    .with_skip()
+                    .unwrap(),
+                10,
+            ),
         ]
     }
 
