@@ -35,18 +35,15 @@ fn grow_net7(features: &str, out: &Path) -> (bool, String) {
     grow_net7_with(features, out, &[])
 }
 
-/// Net 7 with hidden layers grown beside its output layer (the skip
-/// path): the same tree as net 7's.
-#[test]
-fn net7_grown_hidden_layers_bench_as_net7() {
+/// Net 7 grown into `features` (with the further arguments `more`) at
+/// `file` in the test folder: the command names the shape `arch` and
+/// `bench` with the grown net counts net 7's nodes.
+fn assert_grown_net7_benches_as_net7(file: &str, features: &str, more: &[&str], arch: &str) {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let grown = dir.join("grow-stack.nnue");
-    let (ok, err) = grow_net7_with("psq", &grown, &["--hidden-layers", "16,32"]);
+    let grown = dir.join(file);
+    let (ok, err) = grow_net7_with(features, &grown, more);
     assert!(ok, "{err}");
-    assert!(
-        err.contains("psq (1260 inputs) x 1024 -> 16 -> 32 (+ skip) -> 8 output buckets"),
-        "{err}"
-    );
+    assert!(err.contains(arch), "{err}");
     let (ok, plain, _) = run(&["bench"]);
     assert!(ok);
     let (ok, with_grown, err) = run(&["bench", "--evalfile", grown.to_str().expect("UTF-8")]);
@@ -59,26 +56,26 @@ fn net7_grown_hidden_layers_bench_as_net7() {
     let _ = std::fs::remove_file(&grown);
 }
 
+/// Net 7 with hidden layers grown beside its output layer (the skip
+/// path): the same tree as net 7's.
+#[test]
+fn net7_grown_hidden_layers_bench_as_net7() {
+    assert_grown_net7_benches_as_net7(
+        "grow-stack.nnue",
+        "psq",
+        &["--hidden-layers", "16,32"],
+        "psq (1260 inputs) x 1024 -> 16 -> 32 (+ skip) -> 8 output buckets",
+    );
+}
+
 #[test]
 fn net7_grown_into_king_buckets_benches_as_net7() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let grown = dir.join("grow-kingbucket9.nnue");
-    let (ok, err) = grow_net7("kingbucket9", &grown);
-    assert!(ok, "{err}");
-    assert!(
-        err.contains("kingbucket9 (11340 inputs) x 1024 -> 8 output buckets"),
-        "{err}"
+    assert_grown_net7_benches_as_net7(
+        "grow-kingbucket9.nnue",
+        "kingbucket9",
+        &[],
+        "kingbucket9 (11340 inputs) x 1024 -> 8 output buckets",
     );
-    let (ok, plain, _) = run(&["bench"]);
-    assert!(ok);
-    let (ok, with_grown, err) = run(&["bench", "--evalfile", grown.to_str().expect("UTF-8")]);
-    assert!(ok, "{err}");
-    assert_eq!(
-        bench_nodes(&with_grown),
-        bench_nodes(&plain),
-        "{with_grown}"
-    );
-    let _ = std::fs::remove_file(&grown);
 }
 
 /// `kingbucket6` cannot hold net 7 exactly: refused, nothing written.

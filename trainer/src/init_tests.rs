@@ -130,32 +130,49 @@ fn the_command_goes_on_from_a_network() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A fresh scratch folder `name`, `old` saved in it as `old.nnue`, and the
+/// arguments that grow it with `--epochs 0` into `grown.nnue` there, with
+/// the further arguments `more`: (folder, old net's path, arguments).
+fn untrained_growth(name: &str, old: &Network, more: &[&str]) -> (PathBuf, PathBuf, Args) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let old_path = dir.join("old.nnue");
+    old.save(&old_path).unwrap();
+    let out = dir.join("grown.nnue");
+    let mut args = vec!["train", "--grow-from", old_path.to_str().unwrap()];
+    args.extend(more);
+    args.extend(["--epochs", "0", "--out", out.to_str().unwrap(), "--quiet"]);
+    let parsed = Args::try_parse_from(args).unwrap();
+    (dir, old_path, parsed)
+}
+
+/// `args` training `epochs` epochs on 3,000 synthetic positions of seed
+/// `seed`, validated on 600 of seed `seed + 6`, written into `dir`.
+fn on_synthetic_data(args: &Args, dir: &std::path::Path, epochs: usize, seed: u64) -> Args {
+    let data = dir.join("d.jjdata");
+    synth::write_file(&data, 3_000, seed).unwrap();
+    let val = dir.join("v.jjdata");
+    synth::write_file(&val, 600, seed + 6).unwrap();
+    let mut trained = args.clone();
+    trained.epochs = epochs;
+    trained.data = vec![data];
+    trained.val_data = vec![val];
+    trained.threads = Some(2);
+    trained.batch_size = 200;
+    trained
+}
+
 /// `--grow-from`: with `--epochs 0` the grown network is written as
 /// `nnue::grow` makes it, without data; with data, training starts from
 /// it exactly where the old net stands (the same validation loss as a
 /// start from the old net itself) and goes down from there.
 #[test]
 fn growing_starts_where_the_old_network_is() {
-    let dir = std::env::temp_dir().join(format!("jj-train-grow-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let old = Network::random_arch(Arch::new(FeatureSet::PieceSquare, 64, 2).unwrap(), 5);
-    let old_path = dir.join("old.nnue");
-    old.save(&old_path).unwrap();
-    let out = dir.join("grown.nnue");
-    let untrained = Args::try_parse_from([
-        "train",
-        "--grow-from",
-        old_path.to_str().unwrap(),
-        "--features",
-        "kingbucket9",
-        "--epochs",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ])
-    .unwrap();
+    let (dir, old_path, untrained) =
+        untrained_growth("jj-train-grow", &old, &["--features", "kingbucket9"]);
+    let out = untrained.out.clone();
     let summary = run(&untrained).unwrap();
     assert!(summary.epochs.is_empty());
     let to = Arch::new(FeatureSet::KingBucket9, 64, 2).unwrap();
@@ -176,16 +193,7 @@ fn growing_starts_where_the_old_network_is() {
     ]);
     assert!(shaped.is_err());
 
-    let data = dir.join("d.jjdata");
-    synth::write_file(&data, 3_000, 31).unwrap();
-    let val = dir.join("v.jjdata");
-    synth::write_file(&val, 600, 37).unwrap();
-    let mut trained = untrained.clone();
-    trained.epochs = 1;
-    trained.data = vec![data.clone()];
-    trained.val_data = vec![val.clone()];
-    trained.threads = Some(2);
-    trained.batch_size = 200;
+    let trained = on_synthetic_data(&untrained, &dir, 1, 31);
     let from_grown = run(&trained).unwrap();
     assert_eq!(Network::load(&out).unwrap().arch(), to);
     let mut init = trained.clone();
@@ -315,26 +323,10 @@ fn hidden_layers_grown_beside_the_output_layer_are_exact() {
 /// training starts at the old net's validation loss and goes below it.
 #[test]
 fn the_command_grows_hidden_layers_and_trains_them() {
-    let dir = std::env::temp_dir().join(format!("jj-train-stack-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let old = Network::random_arch(Arch::new(FeatureSet::PieceSquare, 128, 2).unwrap(), 11);
-    let old_path = dir.join("old.nnue");
-    old.save(&old_path).unwrap();
-    let out = dir.join("grown.nnue");
-    let untrained = Args::try_parse_from([
-        "train",
-        "--grow-from",
-        old_path.to_str().unwrap(),
-        "--hidden-layers",
-        "8,16",
-        "--epochs",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ])
-    .unwrap();
+    let (dir, old_path, untrained) =
+        untrained_growth("jj-train-stack", &old, &["--hidden-layers", "8,16"]);
+    let out = untrained.out.clone();
     run(&untrained).unwrap();
     let grown = Network::load(&out).unwrap();
     assert!(grown.arch().skip && grown.arch().hidden == [8, 16]);
@@ -353,16 +345,7 @@ fn the_command_grows_hidden_layers_and_trains_them() {
             )
         );
     }
-    let data = dir.join("d.jjdata");
-    synth::write_file(&data, 3_000, 41).unwrap();
-    let val = dir.join("v.jjdata");
-    synth::write_file(&val, 600, 43).unwrap();
-    let mut trained = untrained.clone();
-    trained.epochs = 2;
-    trained.data = vec![data];
-    trained.val_data = vec![val];
-    trained.threads = Some(2);
-    trained.batch_size = 200;
+    let trained = on_synthetic_data(&untrained, &dir, 2, 41);
     let summary = run(&trained).unwrap();
     let start = summary.start_val_loss.unwrap();
     let mut init = trained.clone();

@@ -386,7 +386,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         data.extend(chunks);
     }
     let mut config = config;
-    let grown = match &args.grow_from {
+    let mut grown = match &args.grow_from {
         Some(path) => {
             let old = Network::load(path)?;
             let to = Arch {
@@ -439,10 +439,11 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     if args.data.is_empty() {
         return Err(TrainError::Config("no --data to train on".into()));
     }
-    let state = match (&grown, &args.resume) {
+    let grew = grown.is_some();
+    let state = match (grown.take(), &args.resume) {
         // The grown float net itself: its new hidden layers keep their
         // float start (quantised, they would round to a few integers).
-        (Some((_, float)), _) => TrainState::starting_at(float.clone()),
+        (Some((_, float)), _) => TrainState::starting_at(float),
         (None, Some(path)) => {
             let s = checkpoint::load(path)?;
             say(format!(
@@ -484,7 +485,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     // positions the epochs report on: the figure a run from a built net
     // must improve on.
     let mut start_val_loss = None;
-    if let (true, Some(val)) = (args.init.is_some() || grown.is_some(), &validation) {
+    if let (true, Some(val)) = (args.init.is_some() || grew, &validation) {
         let [l, score, result] =
             train::mean_losses(&state.net, val, [config.lambda, 1.0, 0.0], config.k);
         say(format!(

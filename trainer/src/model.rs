@@ -507,17 +507,15 @@ impl FloatNet {
                     *w = q as f32 / scale as f32;
                 }
             }
-            let mut skip = (std::mem::take(&mut f.skip_w), std::mem::take(&mut f.skip_b));
             for bucket in 0..net.arch().output_buckets {
                 if let Some((w, b)) = net.skip_output(bucket) {
-                    let dst = &mut skip.0[bucket * 2 * l1..(bucket + 1) * 2 * l1];
+                    let dst = &mut f.skip_w[bucket * 2 * l1..(bucket + 1) * 2 * l1];
                     for (d, &q) in dst.iter_mut().zip(w) {
                         *d = q as f32 / QB as f32;
                     }
-                    skip.1[bucket] = b as f32 / (QA * QB) as f32;
+                    f.skip_b[bucket] = b as f32 / (QA * QB) as f32;
                 }
             }
-            (f.skip_w, f.skip_b) = skip;
             return f;
         }
         for (bucket, row) in f.out_w.chunks_exact_mut(2 * l1).enumerate() {
