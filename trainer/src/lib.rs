@@ -386,7 +386,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         data.extend(chunks);
     }
     let mut config = config;
-    let mut grown = match &args.grow_from {
+    let grown = match &args.grow_from {
         Some(path) => {
             let old = Network::load(path)?;
             let to = Arch {
@@ -440,7 +440,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         return Err(TrainError::Config("no --data to train on".into()));
     }
     let grew = grown.is_some();
-    let state = match (grown.take(), &args.resume) {
+    let state = match (grown, &args.resume) {
         // The grown float net itself: its new hidden layers keep their
         // float start (quantised, they would round to a few integers).
         (Some((_, float)), _) => TrainState::starting_at(float),
