@@ -170,6 +170,9 @@ fn gives_check_detects_direct_and_discovered_checks() {
     // A horse check needs a free leg.
     assert!(gives("4k4/9/9/1N7/9/9/9/9/9/3K5 w", "b6c8"));
     assert!(!gives("4k4/9/9/1N7/9/9/9/9/9/3K5 w", "b6a8"));
+    // A piece leaving the leg of a horse aimed at the king discovers its check.
+    assert!(gives("4k4/2NR5/9/9/9/9/9/9/9/5K3 w", "d8d5"));
+    assert!(!gives("4k4/2NR5/9/9/9/9/9/9/9/5K3 w", "f0f1"));
     // A cannon checks over exactly one screen.
     assert!(gives("4k4/9/9/4p4/9/9/9/7C1/9/3K5 w", "h2e2"));
     assert!(!gives("4k4/9/9/4p4/9/9/9/7C1/9/3K5 w", "h2g2"));

@@ -351,6 +351,32 @@ impl Board {
     pub fn gives_check(&self, mv: Move) -> bool {
         let us = self.side_to_move();
         let ksq = self.king_square(us.flip()).index();
-        self.attacked_after(mv.from().index(), mv.to().index(), ksq, us)
+        let (from, to) = (mv.from().index(), mv.to().index());
+        self.may_give_check(from, to, ksq, us) && self.attacked_after(from, to, ksq, us)
+    }
+
+    /// A necessary condition for `from -> to` to check the king on `ksq`,
+    /// cheap enough to spare most moves the full test (the search asks it of
+    /// nearly every late quiet move). A check needs a piece to arrive on or
+    /// leave the king's rank or file (a rook, cannon, pawn or the other king
+    /// arriving; a screen arriving or leaving; a blocker leaving), to leave a
+    /// square diagonally next to the king (the leg of a horse aimed at it), or
+    /// a horse to arrive where it attacks the king. Advisors and elephants
+    /// never attack the other king.
+    #[inline(always)]
+    fn may_give_check(&self, from: usize, to: usize, ksq: usize, us: Color) -> bool {
+        let (kf, kr) = (ksq % FILES, ksq / FILES);
+        let on_line = |s: usize| s % FILES == kf || s / FILES == kr;
+        if on_line(from) || on_line(to) {
+            return true;
+        }
+        if (from % FILES).abs_diff(kf) == 1 && (from / FILES).abs_diff(kr) == 1 {
+            return true;
+        }
+        let (df, dr) = ((to % FILES).abs_diff(kf), (to / FILES).abs_diff(kr));
+        df + dr == 3
+            && df != 0
+            && dr != 0
+            && CELL_PIECE[self.cell(from) as usize] == code(us, PieceKind::Horse)
     }
 }
