@@ -240,7 +240,6 @@ impl Worker<'_> {
                 continue;
             }
             move_count += 1;
-            self.tt.prefetch(self.board.key_after(m));
             let capture = self.board.piece_at(m.to()).is_some();
             let hist_score = if capture { 0 } else { picker.last_score() };
             let r_base = self.lmr[depth.min(63) as usize][move_count.min(63)] as i32;
@@ -311,6 +310,9 @@ impl Worker<'_> {
                 }
             }
 
+            // Fetched only for a move that is searched: the prunes above
+            // skip most late moves, and the key costs a little to compute.
+            self.tt.prefetch(self.board.key_after(m));
             self.note_move(ply, m);
             self.board.make_move(m);
             if N::ROOT {
