@@ -113,7 +113,7 @@ pub struct Args {
     /// about half of the epochs).
     #[arg(long)]
     pub mirror: bool,
-    /// Tie each d-file king bucket of `kingbucket9` to its f-file twin
+    /// Tie each d-file king bucket of `kingbucket9` or `kingbucket3` to its f-file twin
     /// (which sees the board mirrored): both rows take the sum of their
     /// gradients, so they learn as one shared bucket would, and a grown
     /// net keeps the difference it was grown with.

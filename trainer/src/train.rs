@@ -106,7 +106,7 @@ impl TrainConfig {
         }
         if self.tie_mirrored && self.arch.features.mirror_twin(0).is_none() {
             return Err(format!(
-                "--tie-mirrored needs king buckets with mirrored twins (kingbucket9), not {}",
+                "--tie-mirrored needs king buckets with mirrored twins (kingbucket9, kingbucket3), not {}",
                 self.arch.features
             ));
         }

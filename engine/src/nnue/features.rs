@@ -85,6 +85,11 @@ pub enum KingLayout {
     /// can tie a d bucket to its f twin (`--tie-mirrored`) and keep
     /// mirroring's data sharing. See docs/nnue.md, "Growing a net".
     Nine,
+    /// `kingbucket3`: one bucket per file of the palace (d, e, f), the
+    /// f-file one mirrored: `kingbucket9` with its ranks merged. Grows from
+    /// a net without buckets exactly, its d and f buckets can be tied, and
+    /// at a 1024 accumulator it stays under the 8 MiB a built-in net may have.
+    Three,
 }
 
 impl KingLayout {
@@ -94,6 +99,7 @@ impl KingLayout {
             KingLayout::None => 1,
             KingLayout::Six => KING_BUCKETS,
             KingLayout::Nine => MAX_KING_BUCKETS,
+            KingLayout::Three => 3,
         }
     }
 }
@@ -130,6 +136,8 @@ pub enum FeatureSet {
     KingBucket6Threats,
     /// 9 king buckets × 1260, the f-file ones mirrored: 11,340.
     KingBucket9,
+    /// 3 king buckets (the king's file) × 1260, the f-file one mirrored: 3,780.
+    KingBucket3,
 }
 
 /// Which block of a king-bucketed feature set a perspective reads, and
@@ -171,7 +179,7 @@ impl FeatureSet {
     /// Every feature set's declaration, in the variants' order. Adding a
     /// set is a variant and its row here (CONTRIBUTING.md, "Adding an
     /// evaluation input").
-    pub const DECLARED: [Declaration; 5] = [
+    pub const DECLARED: [Declaration; 6] = [
         Declaration {
             set: FeatureSet::PieceSquare,
             id: 0,
@@ -205,6 +213,13 @@ impl FeatureSet {
             id: 4,
             name: "kingbucket9",
             kings: KingLayout::Nine,
+            threats: false,
+        },
+        Declaration {
+            set: FeatureSet::KingBucket3,
+            id: 5,
+            name: "kingbucket3",
+            kings: KingLayout::Three,
             threats: false,
         },
     ];
@@ -311,12 +326,14 @@ impl FeatureSet {
     }
 
     /// The input that reads the mirror image of what `input` reads, in the
-    /// other bucket of the same rank (`kingbucket9`: a d-file bucket's
-    /// piece-square input and the f-file bucket's with the same offset,
-    /// which sees the board mirrored; the trainer can tie the two). `None`
-    /// for an e-file bucket, a threat input, or another layout.
+    /// other bucket of the same rank (`kingbucket9`, `kingbucket3`: a d-file
+    /// bucket's piece-square input and the f-file bucket's with the same
+    /// offset, which sees the board mirrored; the trainer can tie the two).
+    /// `None` for an e-file bucket, a threat input, or another layout.
     pub const fn mirror_twin(self, input: usize) -> Option<usize> {
-        if !matches!(self.kings(), KingLayout::Nine) || input >= self.piece_inputs() {
+        if !matches!(self.kings(), KingLayout::Nine | KingLayout::Three)
+            || input >= self.piece_inputs()
+        {
             return None;
         }
         match input / FEATURES % 3 {
@@ -343,6 +360,7 @@ impl FeatureSet {
         };
         let bucket = match layout {
             KingLayout::Nine => rank.min(2) * 3 + file.clamp(3, 5) - 3,
+            KingLayout::Three => file.clamp(3, 5) - 3,
             _ => rank.min(2) * 2 + (file != 4) as usize,
         };
         View::new(bucket, file > 4)
@@ -639,6 +657,33 @@ mod tests {
             set.view(Color::Red, Square::parse("i0").unwrap()).bucket(),
             2
         );
+    }
+
+    /// `kingbucket3`: a bucket per file of the king, the f file mirrored,
+    /// whatever its rank, for Red and Black alike; d's inputs twin f's.
+    #[test]
+    fn three_king_buckets_follow_the_file() {
+        let set = FeatureSet::KingBucket3;
+        assert_eq!(set.inputs(), 3780);
+        for name in ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"] {
+            let sq = Square::parse(name).unwrap();
+            let file = sq.index() % 9 - 3;
+            let v = set.view(Color::Red, sq);
+            assert_eq!((v.bucket(), v.mirrored()), (file, file == 2), "{name}");
+            let black_sq = Square::from_index_unchecked(sq.index() % 9 + 9 * (9 - sq.index() / 9));
+            assert_eq!(set.view(Color::Black, black_sq), v, "{name}");
+        }
+        let (d2, f0) = (Square::parse("d2").unwrap(), Square::parse("f0").unwrap());
+        let rook = Piece::new(Color::Red, PieceKind::Rook);
+        for s in 0..SQUARES {
+            let sq = Square::from_index_unchecked(s);
+            let mirrored = Square::from_index_unchecked(mirror_square(s));
+            let d = set.index(Color::Red, set.view(Color::Red, d2), rook, sq);
+            let f = set.index(Color::Red, set.view(Color::Red, f0), rook, mirrored);
+            assert_eq!(set.mirror_twin(d), Some(f));
+            assert_eq!(set.mirror_twin(f), Some(d));
+        }
+        assert_eq!(set.mirror_twin(FEATURES + 5), None);
     }
 
     /// Each set's declaration is its own row, and ids and names are unique.

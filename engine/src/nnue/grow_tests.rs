@@ -82,14 +82,13 @@ fn board_before(board: &Board) -> Board {
     b
 }
 
-/// Net 7 (the built-in net, `psq`) grown into `kingbucket9` evaluates
+/// Net 7 (the built-in net, `psq`) grown into `features` evaluates
 /// thousands of positions of random games exactly as net 7, mirrored kings
-/// among them.
-#[test]
-fn net7_grown_into_kingbucket9_evaluates_exactly_as_net7() {
+/// among them, and reads back from its file unchanged.
+fn assert_net7_grows_exactly_into(features: FeatureSet) {
     let net7 = default_network().expect("a network is built in");
     let to = Arch {
-        features: FeatureSet::KingBucket9,
+        features,
         ..net7.arch()
     };
     let grown = grow(&net7, to).unwrap_or_else(|e| panic!("{e}"));
@@ -101,9 +100,18 @@ fn net7_grown_into_kingbucket9_evaluates_exactly_as_net7() {
         mirrored > 1000,
         "{mirrored} of {positions} with a king on the f file"
     );
-    // Through the file format too.
     let read = Network::from_bytes(&grown.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(read, grown);
+}
+
+#[test]
+fn net7_grown_into_kingbucket9_evaluates_exactly_as_net7() {
+    assert_net7_grows_exactly_into(FeatureSet::KingBucket9);
+}
+
+#[test]
+fn net7_grown_into_kingbucket3_evaluates_exactly_as_net7() {
+    assert_net7_grows_exactly_into(FeatureSet::KingBucket3);
 }
 
 /// `kingbucket6` shares a bucket between a d-file king and a mirrored
@@ -130,7 +138,8 @@ fn inexact_growth_is_refused_with_the_reason() {
 
 /// Other exact growths: `psq` into `psq+threats` (the threat inputs at
 /// zero), `kingbucket6` into `kingbucket9` (its mirrored buckets were
-/// already in the mirrored frame), `psq+threats` into
+/// already in the mirrored frame), `kingbucket3` into `kingbucket9` (a
+/// file's bucket copied to each rank), `psq+threats` into
 /// `kingbucket6+threats`' sibling... and a net into its own shape, a copy.
 #[test]
 fn other_growths_are_exact_too() {
@@ -139,6 +148,7 @@ fn other_growths_are_exact_too() {
         (FeatureSet::KingBucket6, FeatureSet::KingBucket9, 2),
         (FeatureSet::PieceSquare, FeatureSet::PieceSquare, 3),
         (FeatureSet::KingBucket6, FeatureSet::KingBucket6Threats, 4),
+        (FeatureSet::KingBucket3, FeatureSet::KingBucket9, 5),
     ] {
         let old = Network::random_arch(Arch::new(from, 128, 4).unwrap(), seed);
         let grown = grow(&old, Arch::new(to, 128, 4).unwrap()).unwrap_or_else(|e| panic!("{e}"));

@@ -20,6 +20,7 @@
 //! | king-bucketed candidates (`--features kingbucket6`) | `kingbucket6` (id 1) | 7560 | 512 | 8 |
 //! | threat inputs (see [`threats`]) | `psq+threats` (id 2), `kingbucket6+threats` (id 3) | 18900, 25200 | any | any |
 //! | a `psq` net grown into king buckets (`jiangjun train --grow-from`, [`grow`]) | `kingbucket9` (id 4) | 11340 | the old net's | the old net's |
+//! | the same, a bucket per file of the king | `kingbucket3` (id 5) | 3780 | the old net's | the old net's |
 //! | any other | any | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! A network of any feature set, threat inputs included, may also have two

@@ -6,7 +6,7 @@
 //! |---------|--------------------------------------------------------|
 //! | 0..8    | magic `JJNNUE\0\0`                                     |
 //! | 8..10   | `u16` format version: 1 without hidden layers, 2 with, 3 with them and a skip path |
-//! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6`, 2 = `psq+threats`, 3 = `kingbucket6+threats`, 4 = `kingbucket9` (see `features`) |
+//! | 10..12  | `u16` feature set: 0 = `psq`, 1 = `kingbucket6`, 2 = `psq+threats`, 3 = `kingbucket6+threats`, 4 = `kingbucket9`, 5 = `kingbucket3` (see `features`) |
 //! | 12..16  | `u32` inputs per perspective (1260, 7560, 18900, 25200 or 11340: the feature set's) |
 //! | 16..20  | `u32` L1, accumulator units per perspective (64..=2048, a multiple of 64) |
 //! | 20..24  | `u32` output buckets (1..=16)                          |

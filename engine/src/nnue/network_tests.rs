@@ -362,7 +362,7 @@ fn an_unknown_feature_set_is_refused_with_the_known_ones() {
     assert_eq!(
         e,
         "network feature set 99 is unknown (this engine reads 0 = psq, 1 = kingbucket6, \
-         2 = psq+threats, 3 = kingbucket6+threats, 4 = kingbucket9)"
+         2 = psq+threats, 3 = kingbucket6+threats, 4 = kingbucket9, 5 = kingbucket3)"
     );
 }
 
