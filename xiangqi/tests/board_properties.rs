@@ -1,7 +1,7 @@
 //! Property tests over random playouts: make/unmake restores the board, the
 //! incremental key equals the key from scratch, FEN round trips, generated
-//! moves agree with the pseudo-legality and check tests, and the rules are
-//! left-right symmetric.
+//! moves agree with the pseudo-legality and check tests, the exchange test
+//! `see_ge` agrees with `see`, and the rules are left-right symmetric.
 
 // Test code: a failed unwrap is a failed test, reported with its line.
 #![allow(clippy::unwrap_used)]
@@ -162,6 +162,33 @@ fn legality_and_check_agree_with_making_the_move() {
         }
         assert_eq!(b.in_check(), !b.checkers().is_empty());
     }
+}
+
+/// `see_ge`'s shortcuts (the exchange's bounds) give `see`'s answer: every
+/// pseudo-legal move of the playouts, at thresholds around the values in play.
+#[test]
+fn see_ge_agrees_with_see() {
+    // King, advisor, elephant, horse, rook, cannon, pawn.
+    const VALUES: xiangqi::board::PieceValues = [10000, 200, 200, 400, 900, 450, 100];
+    let (p, n, c, r) = (VALUES[6], VALUES[3], VALUES[5], VALUES[4]);
+    let mut checked = 0;
+    for b in playout_positions(7, 20, 100) {
+        let mut all = xiangqi::board::MoveList::new();
+        b.gen_pseudo_legal(&mut all);
+        for m in all.iter() {
+            let exact = b.see(m, &VALUES);
+            for t in [-r - 1, -r, -n, -p, -1, 0, 1, p, n, c, r, r + 1] {
+                assert_eq!(
+                    b.see_ge(m, t, &VALUES),
+                    exact >= t,
+                    "{m} at {t} in {}",
+                    b.to_fen()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200_000, "{checked}");
 }
 
 #[test]
