@@ -36,7 +36,7 @@ use crate::model::{FloatNet, Hidden, screlu};
 use crate::rng::Rng;
 use crate::stack;
 use jiangjun_engine::nnue::simd::dispatch;
-use jiangjun_engine::nnue::{Arch, Network, SCALE};
+use jiangjun_engine::nnue::{Arch, FeatureSet, Network, SCALE};
 use rayon::prelude::*;
 use std::time::Instant;
 use xiangqi::rng::{GAMMA, mix64};
@@ -106,7 +106,8 @@ impl TrainConfig {
         }
         if self.tie_mirrored && self.arch.features.mirror_twin(0).is_none() {
             return Err(format!(
-                "--tie-mirrored needs king buckets with mirrored twins (kingbucket9, kingbucket3), not {}",
+                "--tie-mirrored needs king buckets with mirrored twins ({}), not {}",
+                FeatureSet::with_mirror_twins(),
                 self.arch.features
             ));
         }

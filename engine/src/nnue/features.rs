@@ -272,6 +272,18 @@ impl FeatureSet {
         sets.join(", ")
     }
 
+    /// The sets whose d-file and f-file king buckets are mirror twins
+    /// ([`FeatureSet::mirror_twin`]), named for messages: the ones a `psq`
+    /// net grows into exactly and the trainer can tie.
+    pub fn with_mirror_twins() -> String {
+        let sets: Vec<&str> = FeatureSet::ALL
+            .iter()
+            .filter(|f| f.mirror_twin(0).is_some())
+            .map(|f| f.name())
+            .collect();
+        sets.join(", ")
+    }
+
     /// Inputs per perspective.
     pub const fn inputs(self) -> usize {
         self.piece_inputs()
@@ -606,6 +618,20 @@ mod tests {
         assert!(seen.iter().all(|&x| x));
     }
 
+    /// With Red's king on `d`, `piece`'s input on each square twins (in
+    /// both directions) its input on the mirror square with the king on `f`.
+    fn assert_d_and_f_are_twins(set: FeatureSet, d: &str, f: &str, piece: Piece) {
+        let (d, f) = (Square::parse(d).unwrap(), Square::parse(f).unwrap());
+        for s in 0..SQUARES {
+            let sq = Square::from_index_unchecked(s);
+            let mirrored = Square::from_index_unchecked(mirror_square(s));
+            let on_d = set.index(Color::Red, set.view(Color::Red, d), piece, sq);
+            let on_f = set.index(Color::Red, set.view(Color::Red, f), piece, mirrored);
+            assert_eq!(set.mirror_twin(on_d), Some(on_f));
+            assert_eq!(set.mirror_twin(on_f), Some(on_d));
+        }
+    }
+
     /// `kingbucket9`: a bucket per palace square, each always mirrored
     /// (the f file) or never, the same for Red and Black; every input in
     /// range and reached.
@@ -635,19 +661,10 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&x| x));
-        // A d-file input's twin is the f-file input of the mirror image.
-        let (d1, f1) = (Square::parse("d1").unwrap(), Square::parse("f1").unwrap());
-        let horse = Piece::new(Color::Black, PieceKind::Horse);
-        for s in 0..SQUARES {
-            let sq = Square::from_index_unchecked(s);
-            let mirrored = Square::from_index_unchecked(mirror_square(s));
-            let d = set.index(Color::Red, set.view(Color::Red, d1), horse, sq);
-            let f = set.index(Color::Red, set.view(Color::Red, f1), horse, mirrored);
-            assert_eq!(set.mirror_twin(d), Some(f));
-            assert_eq!(set.mirror_twin(f), Some(d));
-        }
+        assert_d_and_f_are_twins(set, "d1", "f1", Piece::new(Color::Black, PieceKind::Horse));
         assert_eq!(set.mirror_twin(FEATURES + 5), None);
         assert_eq!(FeatureSet::KingBucket6.mirror_twin(5), None);
+        assert_eq!(FeatureSet::with_mirror_twins(), "kingbucket9, kingbucket3");
         // Kings off the palace (not legal) stay in range.
         assert_eq!(
             set.view(Color::Red, Square::parse("a9").unwrap()).bucket(),
@@ -673,16 +690,7 @@ mod tests {
             let black_sq = Square::from_index_unchecked(sq.index() % 9 + 9 * (9 - sq.index() / 9));
             assert_eq!(set.view(Color::Black, black_sq), v, "{name}");
         }
-        let (d2, f0) = (Square::parse("d2").unwrap(), Square::parse("f0").unwrap());
-        let rook = Piece::new(Color::Red, PieceKind::Rook);
-        for s in 0..SQUARES {
-            let sq = Square::from_index_unchecked(s);
-            let mirrored = Square::from_index_unchecked(mirror_square(s));
-            let d = set.index(Color::Red, set.view(Color::Red, d2), rook, sq);
-            let f = set.index(Color::Red, set.view(Color::Red, f0), rook, mirrored);
-            assert_eq!(set.mirror_twin(d), Some(f));
-            assert_eq!(set.mirror_twin(f), Some(d));
-        }
+        assert_d_and_f_are_twins(set, "d2", "f0", Piece::new(Color::Red, PieceKind::Rook));
         assert_eq!(set.mirror_twin(FEATURES + 5), None);
     }
 

@@ -63,13 +63,14 @@ fn piece_rows(from: FeatureSet, to: FeatureSet) -> Result<Vec<Option<usize>>, St
                                 "{to} gives kings that read different inputs of {from} one input \
                                  (king on {king}: bucket {}{}), so no copy of the old weights is \
                                  exact; a set whose buckets are each always mirrored or never \
-                                 (kingbucket9, kingbucket3) is",
+                                 ({}) is",
                                 new_view.bucket(),
                                 if new_view.mirrored() {
                                     ", mirrored"
                                 } else {
                                     ""
-                                }
+                                },
+                                FeatureSet::with_mirror_twins()
                             ));
                         }
                         _ => source[new] = Some(old),
