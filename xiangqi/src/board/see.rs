@@ -123,26 +123,42 @@ impl Board {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn see(&self, mv: Move, values: &PieceValues) -> i32 {
+        match self.first_capture(mv, values) {
+            Some(captured) => self.exchange(mv, captured, values),
+            None => 0,
+        }
+    }
+
+    /// The value `mv` captures (0 for a quiet move), or `None` when its
+    /// origin is empty.
+    #[inline(always)]
+    fn first_capture(&self, mv: Move, values: &PieceValues) -> Option<i32> {
+        if self.cell(mv.from().index()) == EMPTY {
+            return None;
+        }
+        let target = self.cell(mv.to().index());
+        Some(if target == EMPTY {
+            0
+        } else {
+            values[super::piece_of_id(target).kind().index()]
+        })
+    }
+
+    /// [`Board::see`] of `mv`, whose origin holds a piece and which captures
+    /// `captured`.
+    fn exchange(&self, mv: Move, captured: i32, values: &PieceValues) -> i32 {
         let see_value = |kind: PieceKind| values[kind.index()];
         let from = mv.from().index();
         let to = mv.to().index();
         let mover = self.cell(from);
-        if mover == EMPTY {
-            return 0;
-        }
         let mut ex = Exchange {
             board: self,
             rank_occ: std::array::from_fn(|r| self.rank_occ(r)),
             file_occ: std::array::from_fn(|f| self.file_occ(f)),
             gone: 0,
         };
-        let target = self.cell(to);
         let mut gains = [0i32; 34];
-        gains[0] = if target == EMPTY {
-            0
-        } else {
-            see_value(super::piece_of_id(target).kind())
-        };
+        gains[0] = captured;
         // The target square is now occupied by the mover.
         ex.remove(from);
         ex.rank_occ[to / FILES] |= 1 << (to % FILES);
@@ -187,23 +203,17 @@ impl Board {
         // may stop at once) and at least that minus the mover (the mover may
         // stop after losing itself), so a threshold outside those bounds is
         // answered without playing the exchange out; the answer is the same.
-        let mover = self.cell(mv.from().index());
-        if mover == EMPTY {
+        let Some(captured) = self.first_capture(mv, values) else {
             return 0 >= threshold;
-        }
-        let target = self.cell(mv.to().index());
-        let captured = if target == EMPTY {
-            0
-        } else {
-            values[super::piece_of_id(target).kind().index()]
         };
         if captured < threshold {
             return false;
         }
-        if captured - values[super::piece_of_id(mover).kind().index()] >= threshold {
+        let mover = super::piece_of_id(self.cell(mv.from().index())).kind();
+        if captured - values[mover.index()] >= threshold {
             return true;
         }
-        self.see(mv, values) >= threshold
+        self.exchange(mv, captured, values) >= threshold
     }
 }
 
