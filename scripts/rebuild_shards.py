@@ -19,8 +19,9 @@ command reads `--evalfile NAME` needs `--net NAME=PATH` to the file of that
 net (its SHA-256 is in the row's "made by" column). `../shared/` in a command
 is the shared folder (`--shared`, default `../shared` beside the checkout).
 
-The run is at `nice 19` with its autogroup lowered (docs/nnue.md), in
-`--data` (default `../data`). A file already there with the recorded SHA-256
+The run is at `nice 19` in a session of its own whose autogroup is lowered
+(docs/nnue.md), so that it yields the cores to everything else, the caller
+included, in `--data` (default `../data`). A file already there with the recorded SHA-256
 is kept. Each result is appended to DATA/rebuilt.tsv: shard, positions,
 SHA-256, `match` or `differs`, CPU seconds, start and end (UTC), command.
 Exit status 0 when every shard matches, 1 when one differs or cannot be
@@ -133,6 +134,9 @@ def command_args(row, binary, shared, nets):
 
 
 def lower_priority():
+    """In the child, after it has its own session (so its own autogroup):
+    lowering the autogroup of the caller's session would lower everything
+    else the caller runs, a whole CI run among them."""
     os.nice(19)
     try:
         with open("/proc/self/autogroup", "w") as f:
@@ -151,7 +155,14 @@ def rebuild(row, args, data, log):
         path.unlink()
     start = datetime.datetime.now(datetime.timezone.utc)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    status = subprocess.run(args, cwd=data, preexec_fn=lower_priority).returncode
+    child = subprocess.Popen(args, cwd=data, start_new_session=True, preexec_fn=lower_priority)
+    try:
+        status = child.wait()
+    except KeyboardInterrupt:
+        # Its own session: the terminal's interrupt does not reach it.
+        child.terminate()
+        child.wait()
+        raise
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     end = datetime.datetime.now(datetime.timezone.utc)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -117,10 +117,15 @@ fn shards_rebuild_from_their_rows_and_are_checked_byte_for_byte() {
         &format!("{n32} (SHA-256 `{}…{}`)", &sha32[..8], &sha32[56..]),
         "",
     );
+    // The datagen runs at the lowest priority in a session of its own: the
+    // caller's autogroup (a whole CI run's) keeps its nice value.
+    let autogroup = || std::fs::read_to_string("/proc/self/autogroup").ok();
+    let before = autogroup();
     let Some((code, err)) = rebuild(&dir, &table, &["t-s31", "t-s32"], &[]) else {
         return;
     };
     assert_eq!(code, 0, "{err}");
+    assert_eq!(autogroup(), before, "the caller's autogroup changed");
     for (name, sha) in [("t-s31", &sha31), ("t-s32", &sha32)] {
         let made = std::fs::read(dir.join(format!("made/{name}.jjdata"))).unwrap();
         let rebuilt = std::fs::read(dir.join(format!("data/{name}.jjdata"))).unwrap();
