@@ -57,7 +57,6 @@ class Row:
     def __init__(self, name, line):
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
         self.name = name
-        self.seed = cells[1] if len(cells) > 1 else ""
         positions = cells[2] if len(cells) > 2 else ""
         made_by = cells[3] if len(cells) > 3 else ""
         command = cells[4] if len(cells) > 4 else ""

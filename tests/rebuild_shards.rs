@@ -69,24 +69,38 @@ fn row(name: &str, seed: u64, positions: &str, command_tail: &str) -> String {
     )
 }
 
+/// Runs `scripts/rebuild_shards.py ARGS`, or [`common::skip`]s and gives
+/// None when there is no python3.
+fn script(args: &[&str]) -> Option<std::process::Output> {
+    let out = Command::new("python3")
+        .arg(Path::new(ROOT).join("scripts/rebuild_shards.py"))
+        .args(args)
+        .output();
+    if out.is_err() {
+        common::skip("python3 is needed for scripts/rebuild_shards.py");
+    }
+    out.ok()
+}
+
 /// Runs the script on TABLE for SHARDS, rebuilding into DIR/data:
 /// (exit code, stderr).
 fn rebuild(dir: &Path, table: &str, shards: &[&str], extra: &[&str]) -> Option<(i32, String)> {
     let path = dir.join("table.md");
     std::fs::write(&path, table).unwrap();
-    let out = Command::new("python3")
-        .arg(Path::new(ROOT).join("scripts/rebuild_shards.py"))
-        .args(["--table", path.to_str().unwrap()])
-        .args(["--data", dir.join("data").to_str().unwrap()])
-        .args(["--shared", dir.join("shared").to_str().unwrap()])
-        .args(["--binary", env!("CARGO_BIN_EXE_jiangjun")])
-        .args(extra)
-        .args(shards)
-        .output();
-    let Ok(out) = out else {
-        common::skip("python3 is needed for scripts/rebuild_shards.py");
-        return None;
-    };
+    let (data, shared) = (dir.join("data"), dir.join("shared"));
+    let mut args = vec![
+        "--table",
+        path.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--shared",
+        shared.to_str().unwrap(),
+        "--binary",
+        env!("CARGO_BIN_EXE_jiangjun"),
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(shards);
+    let out = script(&args)?;
     Some((
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -212,13 +226,8 @@ fn every_loop_shard_of_the_table_is_rebuildable() {
         .filter(|n| n.starts_with("net7n") || n.starts_with("c8n"))
         .collect();
     assert!(names.len() >= 20, "{names:?}");
-    let out = Command::new("python3")
-        .arg(Path::new(ROOT).join("scripts/rebuild_shards.py"))
-        .arg("--list")
-        .args(&names)
-        .output();
-    let Ok(out) = out else {
-        return common::skip("python3 is needed for scripts/rebuild_shards.py");
+    let Some(out) = script(&[&["--list"][..], &names[..]].concat()) else {
+        return;
     };
     assert!(
         out.status.success(),
