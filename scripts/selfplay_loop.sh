@@ -12,10 +12,11 @@
 # PATH): copy the release build somewhere a rebuild does not overwrite, since
 # a shard is only reproducible with the binary that made it.
 #
-# It runs at `nice 19` with its kernel autogroup lowered to 19 as well, so
-# builds and matches in other sessions take the cores first
-# (docs/nnue.md#jiangjun-datagen). Pause it for a match with `kill -STOP`
-# on the datagen process and resume with `kill -CONT`.
+# It runs at `nice 19` in a session of its own whose kernel autogroup is
+# lowered to 19 as well, so builds and matches in other sessions take the
+# cores first (docs/nnue.md#jiangjun-datagen); the shell that starts it keeps
+# its own. Pause it for a match with `kill -STOP` on the datagen process and
+# resume with `kill -CONT`; stop it with `pkill -s` and the loop's session.
 #
 # DATA_DIR/shards.tsv gets one line per finished shard: the shard, positions,
 # SHA-256, start and end (UTC), the binary's `bench` count, the command and
@@ -27,16 +28,24 @@
 # `--positions` is then the count it holds.
 set -euo pipefail
 if [[ $# -lt 4 ]]; then
-    sed -n '2,25p' "$0" >&2
+    sed -n '2,28p' "$0" >&2
     exit 2
+fi
+# The autogroup belongs to the whole session: lowered from a shell's session it
+# would slow the shell and all it starts too (a CI run did so on 2026-12-02,
+# notes/2026-12-02-new-machine-rebuild.md). So the loop runs in a session of its
+# own, started here unless it already leads one (`setsid scripts/selfplay_loop.sh`).
+if [[ $(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4) != "$$" ]]; then
+    exec setsid -w "$0" "$@"
 fi
 series=$1 first=$2 last=$3 dir=$4
 shift 4
 jj=$(command -v "${JIANGJUN:-jiangjun}") || { echo "selfplay_loop: no jiangjun binary" >&2; exit 2; }
 mkdir -p "$dir"
 cd "$dir"
-# Lower this session's autogroup: with autogroup scheduling on, `nice` alone
-# does not yield to other sessions (notes/2026-11-25-autogroup.md).
+# Lower this session's autogroup (the loop's own, above): with autogroup
+# scheduling on, `nice` alone does not yield to other sessions
+# (notes/2026-11-25-autogroup.md).
 echo 19 > /proc/self/autogroup 2>/dev/null || true
 bench=$(nice -n 19 "$jj" bench 2>&1 | sed -n 's/^Nodes searched *: *//p')
 for seed in $(seq "$first" "$last"); do

@@ -1,0 +1,113 @@
+//! `scripts/selfplay_loop.sh`: the background self-play runs at the lowest
+//! priority in a session of its own, and records each shard it makes. A
+//! stand-in for the binary (its `bench` and `datagen`) keeps the test to a
+//! second: what is checked is the script's part, not the engine's.
+
+// Test code: a failed unwrap is a failed test, reported with its line.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jj-selfplay-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A stand-in binary: `bench` prints a node count; `datagen --out FILE ...`
+/// writes a header and two positions to FILE and, beside it, the session,
+/// nice value and autogroup it ran with.
+fn stand_in(dir: &Path) -> PathBuf {
+    let path = dir.join("jiangjun");
+    std::fs::write(
+        &path,
+        r#"#!/bin/sh
+if [ "$1" = bench ]; then echo "Nodes searched  : 4242"; exit 0; fi
+out=$3
+head -c 144 /dev/zero > "$out"
+{
+    echo "session $(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4)"
+    echo "nice $(nice)"
+    cat /proc/self/autogroup 2>/dev/null
+} > "$out.ran"
+"#,
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path
+}
+
+fn own_session() -> String {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let after = &stat[stat.rfind(") ").unwrap() + 2..];
+    after.split(' ').nth(3).unwrap().to_string()
+}
+
+/// Started from a session it does not lead (as from a shell or a test), the
+/// loop moves into one of its own before lowering its autogroup, so the
+/// caller's session keeps its priority; each shard runs at `nice 19` and
+/// gets its line in `shards.tsv` with the command that makes it.
+#[test]
+fn the_loop_runs_in_its_own_lowered_session_and_records_each_shard() {
+    let dir = scratch("loop");
+    let binary = stand_in(&dir);
+    let data = dir.join("data");
+    let autogroup = || std::fs::read_to_string("/proc/self/autogroup").ok();
+    let before = autogroup();
+    let out = Command::new("bash")
+        .arg(format!("{ROOT}/scripts/selfplay_loop.sh"))
+        .args(["t", "5", "6"])
+        .arg(&data)
+        .args(["--nodes", "300"])
+        .env("JIANGJUN", &binary)
+        .output()
+        .unwrap();
+    let after = autogroup();
+    if after != before {
+        // Give the rest of the test run its priority back before failing.
+        if let Some(nice) = before.as_deref().and_then(|b| b.split("nice ").nth(1)) {
+            let _ = std::fs::write("/proc/self/autogroup", nice.trim());
+        }
+    }
+    assert_eq!(after, before, "the caller's autogroup changed");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let tsv = std::fs::read_to_string(data.join("shards.tsv")).unwrap();
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines.len(), 2, "{tsv}");
+    for (line, seed) in lines.iter().zip([5, 6]) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cells[0], format!("t-s{seed}.jjdata"));
+        assert_eq!(cells[1], "2", "positions: {line}");
+        assert_eq!(cells[5], "4242", "the bench count: {line}");
+        assert_eq!(
+            cells[6],
+            format!(
+                "jiangjun datagen --out t-s{seed}.jjdata --seed {seed} --positions 1000000 \
+                 --threads 2 --quiet --nodes 300"
+            )
+        );
+        let ran = std::fs::read_to_string(data.join(format!("t-s{seed}.jjdata.ran"))).unwrap();
+        assert!(ran.contains("nice 19\n"), "not at nice 19: {ran}");
+        assert!(
+            !ran.contains(&format!("session {}\n", own_session())),
+            "ran in the caller's session: {ran}"
+        );
+        if before.is_some() {
+            assert!(
+                ran.lines()
+                    .any(|l| l.starts_with("/autogroup-") && l.ends_with("nice 19")),
+                "its autogroup not lowered: {ran}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
