@@ -195,6 +195,9 @@ pub struct Summary {
     /// The SPRT's log-likelihood ratio and verdict, if there is an SPRT.
     pub llr: Option<f64>,
     pub decision: Option<SprtDecision>,
+    /// Games counted and the ratio when the SPRT decided (the games that
+    /// were still being played then are counted after it).
+    pub decided_at: Option<(u64, f64)>,
     pub sprt: Option<Sprt>,
     /// The time control(s), as text.
     pub tc: String,
@@ -257,11 +260,15 @@ impl Summary {
         }
         if let (Some(sp), Some(llr)) = (self.sprt, self.llr) {
             let (lo, hi) = sp.bounds();
-            let verdict = match self.decision {
+            let mut verdict = match self.decision {
                 Some(SprtDecision::AcceptH1) => "H1 accepted",
                 Some(SprtDecision::AcceptH0) => "H0 accepted",
                 _ => "no decision",
-            };
+            }
+            .to_string();
+            if let Some((games, at)) = self.decided_at.filter(|&(g, _)| g != w.games()) {
+                verdict.push_str(&format!(" at game {games} (LLR {at:.2})"));
+            }
             s.push_str(&format!(
                 "SPRT ({:?}, elo0 {}, elo1 {}, alpha {}, beta {}): LLR {:.2} ({:.2}, {:.2}) {verdict}\n",
                 sp.model, sp.elo0, sp.elo1, sp.alpha, sp.beta, llr, lo, hi

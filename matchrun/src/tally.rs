@@ -24,6 +24,7 @@ impl Tally {
 
     /// Count game `index`, whose `result` is from Red's view.
     pub(crate) fn add(&mut self, index: usize, result: &str, a_red: bool, ending: String) {
+        let already_decided = self.decided();
         let s = &mut self.summary;
         // Points of the first engine.
         let a = match (result, a_red) {
@@ -54,7 +55,17 @@ impl Tally {
                 sp.llr_wdl(&s.wdl)
             };
             s.llr = Some(llr);
-            s.decision = Some(sp.decide(llr));
+            // The first bound crossed decides, for good: the games still being
+            // played when the match stops are counted and may move the ratio
+            // back inside the bounds, and a resumed match, counting the PGN in
+            // the order its games ended, must reach the same verdict.
+            if !already_decided {
+                let decision = sp.decide(llr);
+                s.decision = Some(decision);
+                if decision != SprtDecision::Continue {
+                    s.decided_at = Some((s.wdl.games(), llr));
+                }
+            }
         }
     }
 
@@ -62,5 +73,79 @@ impl Tally {
         self.summary
             .decision
             .is_some_and(|d| d != SprtDecision::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Sprt;
+
+    fn sprt_tally() -> Tally {
+        Tally::new(Summary {
+            sprt: Some(Sprt::parse("elo0=0,elo1=50").unwrap()),
+            ..Summary::default()
+        })
+    }
+
+    /// Games in pairs (first engine Red, then Black) until the first engine's
+    /// wins decide for H1, then one lost pair, as games still being played
+    /// when the match stops would be: the verdict stays, with when it came.
+    #[test]
+    fn the_first_bound_crossed_decides_for_good() {
+        let mut tally = sprt_tally();
+        let mut index = 0;
+        while !tally.decided() {
+            assert!(index < 400, "never decided");
+            tally.add(
+                index,
+                if index % 2 == 0 { "1-0" } else { "0-1" },
+                index % 2 == 0,
+                "checkmate".into(),
+            );
+            index += 1;
+        }
+        let (games, llr) = tally.summary.decided_at.unwrap();
+        assert_eq!(games, index as u64);
+        let (_, hi) = tally.summary.sprt.unwrap().bounds();
+        assert!(llr >= hi);
+        // A lost pair moves the ratio back inside the bounds.
+        for _ in 0..2 {
+            tally.add(
+                index,
+                if index % 2 == 0 { "0-1" } else { "1-0" },
+                index % 2 == 0,
+                "checkmate".into(),
+            );
+            index += 1;
+        }
+        let s = &tally.summary;
+        assert!(
+            s.llr.unwrap() < hi,
+            "the test needs the ratio back inside: {:?}",
+            s.llr
+        );
+        assert!(tally.decided());
+        assert_eq!(s.decision, Some(SprtDecision::AcceptH1));
+        assert_eq!(s.decided_at, Some((games, llr)));
+        let report = s.report();
+        assert!(
+            report.contains(&format!("H1 accepted at game {games} (LLR {llr:.2})")),
+            "{report}"
+        );
+    }
+
+    /// A verdict reached with the last game counted is reported plainly.
+    #[test]
+    fn a_verdict_at_the_last_game_names_no_game() {
+        let mut tally = sprt_tally();
+        let mut index = 0;
+        while !tally.decided() {
+            assert!(index < 400, "never decided");
+            tally.add(index, "1/2-1/2", true, "repetition".into());
+            index += 1;
+        }
+        let report = tally.summary.report();
+        assert!(report.contains("H0 accepted\n"), "{report}");
     }
 }
