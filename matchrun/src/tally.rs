@@ -88,6 +88,14 @@ mod tests {
         })
     }
 
+    /// Game `index` of a pair (the first engine Red in the even one, Black in
+    /// the odd one), ended by mate; `first_wins` says for whom.
+    fn add_decisive(tally: &mut Tally, index: usize, first_wins: bool) {
+        let a_red = index.is_multiple_of(2);
+        let result = if a_red == first_wins { "1-0" } else { "0-1" };
+        tally.add(index, result, a_red, "checkmate".into());
+    }
+
     /// Games in pairs (first engine Red, then Black) until the first engine's
     /// wins decide for H1, then one lost pair, as games still being played
     /// when the match stops would be: the verdict stays, with when it came.
@@ -97,12 +105,7 @@ mod tests {
         let mut index = 0;
         while !tally.decided() {
             assert!(index < 400, "never decided");
-            tally.add(
-                index,
-                if index % 2 == 0 { "1-0" } else { "0-1" },
-                index % 2 == 0,
-                "checkmate".into(),
-            );
+            add_decisive(&mut tally, index, true);
             index += 1;
         }
         let (games, llr) = tally.summary.decided_at.unwrap();
@@ -111,12 +114,7 @@ mod tests {
         assert!(llr >= hi);
         // A lost pair moves the ratio back inside the bounds.
         for _ in 0..2 {
-            tally.add(
-                index,
-                if index % 2 == 0 { "0-1" } else { "1-0" },
-                index % 2 == 0,
-                "checkmate".into(),
-            );
+            add_decisive(&mut tally, index, false);
             index += 1;
         }
         let s = &tally.summary;
