@@ -35,8 +35,10 @@ fi
 # would slow the shell and all it starts too (a CI run did so on 2026-12-02,
 # notes/2026-12-02-new-machine-rebuild.md). So the loop runs in a session of its
 # own, started here unless it already leads one (`setsid scripts/selfplay_loop.sh`).
-if [[ $(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4) != "$$" ]]; then
-    exec setsid -w "$0" "$@"
+# Sessions' autogroups are Linux's: elsewhere it runs as it is, at `nice 19`.
+if [[ -r /proc/$$/stat ]] && command -v setsid > /dev/null &&
+    [[ $(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4) != "$$" ]]; then
+    exec setsid -w "$BASH" "$0" "$@"
 fi
 series=$1 first=$2 last=$3 dir=$4
 shift 4
