@@ -190,6 +190,20 @@ const fn horse_attackers() -> [Steps; SQUARES] {
     t
 }
 
+const fn step_sets(steps: &[Steps; SQUARES]) -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut i = 0;
+        while i < steps[s].len as usize {
+            t[s] |= 1 << steps[s].to[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
 const fn pawn_steps(color: usize) -> [Steps; SQUARES] {
     let mut t = [Steps::EMPTY; SQUARES];
     let fwd: i32 = if color == 0 { 1 } else { -1 };
@@ -245,6 +259,10 @@ pub static HORSE_STEPS: [Steps; SQUARES] = horse_steps();
 /// The reverse of [`HORSE_STEPS`]: for each square, the squares from which a
 /// horse attacks it, with the leg of that move as `via`.
 pub static HORSE_ATTACKERS: [Steps; SQUARES] = horse_attackers();
+/// For each square, the squares of [`HORSE_ATTACKERS`] as a bit set (bit
+/// `s` for square `s`, legs aside): one test says whether a horse standing
+/// somewhere could attack the square, before its list is walked.
+pub static HORSE_ATTACKER_SET: [u128; SQUARES] = step_sets(&horse_attackers());
 /// Pawn steps, indexed `[color][square]`: forward, and sideways once across
 /// the river (a pawn on the last rank only goes sideways).
 pub static PAWN_STEPS: [[Steps; SQUARES]; 2] = [pawn_steps(0), pawn_steps(1)];
@@ -449,6 +467,18 @@ mod tests {
             a.iter()
                 .any(|(from, leg)| from == s("g2") && leg == s("f2"))
         );
+    }
+
+    #[test]
+    fn horse_attacker_sets_hold_exactly_the_attackers() {
+        for to in 0..SQUARES {
+            let listed: u128 = HORSE_ATTACKERS[to]
+                .iter()
+                .fold(0, |m, (from, _)| m | 1 << from);
+            assert_eq!(HORSE_ATTACKER_SET[to], listed, "square {to}");
+        }
+        assert_eq!(HORSE_ATTACKER_SET[s("e4")].count_ones(), 8);
+        assert_eq!(HORSE_ATTACKER_SET[s("a0")], 1 << s("b2") | 1 << s("c1"));
     }
 
     #[test]
