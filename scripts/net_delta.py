@@ -32,8 +32,8 @@ format version (1), the parent's SHA-256 (32 bytes), the child's SHA-256
 payload of `i16` values), then an xz stream of the payload's differences,
 child minus parent wrapping at 16 bits, zigzag-coded (0, -1, 1, -2 ... as
 0, 1, 2, 3 ...), low bytes first, then high bytes: each plane is mostly
-zeros and small values, which xz packs best apart (net 4 to net 5: 326,064
-bytes this way, 369,968 as plain `i16` differences, 605,420 for net 5 alone).
+zeros and small values, which xz packs best apart (measured against the
+other codings: notes/2026-12-03-m-again.md).
 
 Exit status 0 on success, 1 when a check fails, 2 on bad arguments.
 """

@@ -36,16 +36,25 @@ fn archived(n: u32) -> PathBuf {
     Path::new(ROOT).join(format!("archive/nets/jiangjun-{n}.nnue"))
 }
 
+/// Net 5's delta from net 4 written to DIR/5.jjdelta, or None without
+/// python3.
+fn delta_4_to_5(dir: &Path) -> Option<PathBuf> {
+    let delta = dir.join("5.jjdelta");
+    let made = script(&[Path::new("make"), &archived(4), &archived(5), &delta])?;
+    assert!(made.status.success(), "{made:?}");
+    Some(delta)
+}
+
 /// Net 5 from net 4 (the same shape): the remade file is net 5 byte for
-/// byte, and the delta is under half of net 5's size.
+/// byte, the delta is under half of net 5's size, and `check` finds the
+/// parent in the delta's folder and remakes it there too.
 #[test]
 fn a_delta_remakes_its_child_byte_for_byte() {
     let dir = scratch("round");
-    let (delta, out) = (dir.join("5.jjdelta"), dir.join("5.nnue"));
-    let Some(made) = script(&[Path::new("make"), &archived(4), &archived(5), &delta]) else {
+    let out = dir.join("5.nnue");
+    let Some(delta) = delta_4_to_5(&dir) else {
         return;
     };
-    assert!(made.status.success(), "{made:?}");
     let child = std::fs::read(archived(5)).unwrap();
     let size = std::fs::metadata(&delta).unwrap().len() as usize;
     assert!(size < child.len() / 2, "{size} bytes for {}", child.len());
@@ -55,6 +64,22 @@ fn a_delta_remakes_its_child_byte_for_byte() {
         std::fs::read(&out).unwrap() == child,
         "the remade net differs"
     );
+    std::fs::remove_file(&out).unwrap();
+    std::fs::copy(archived(4), dir.join("4.nnue")).unwrap();
+    let checked = script(&[Path::new("check"), &dir]).unwrap();
+    let said = String::from_utf8_lossy(&checked.stdout).into_owned();
+    assert!(checked.status.success(), "{said}");
+    let sha = String::from_utf8(
+        Command::new("sha256sum")
+            .arg(archived(5))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()[..64]
+        .to_string();
+    assert!(said.contains(&format!("remade, SHA-256 {sha}")), "{said}");
+    assert!(said.contains("1 deltas, 0 failed"), "{said}");
 }
 
 /// A parent that is not the delta's, a damaged delta and nets of two shapes
@@ -62,11 +87,10 @@ fn a_delta_remakes_its_child_byte_for_byte() {
 #[test]
 fn a_wrong_parent_a_damaged_delta_and_two_shapes_are_refused() {
     let dir = scratch("refused");
-    let (delta, out) = (dir.join("5.jjdelta"), dir.join("out.nnue"));
-    let Some(made) = script(&[Path::new("make"), &archived(4), &archived(5), &delta]) else {
+    let out = dir.join("out.nnue");
+    let Some(delta) = delta_4_to_5(&dir) else {
         return;
     };
-    assert!(made.status.success(), "{made:?}");
 
     let wrong = script(&[Path::new("apply"), &archived(3), &delta, &out]).unwrap();
     assert_eq!(wrong.status.code(), Some(1), "{wrong:?}");
