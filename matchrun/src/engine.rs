@@ -58,6 +58,12 @@ pub enum Failure {
     /// A search answered neither before its deadline nor to `stop`.
     #[error("no answer to stop")]
     Hung,
+    /// The process was ended by a signal that stops programs from outside
+    /// (SIGTERM, SIGINT, SIGHUP or SIGKILL: a cluster requeueing the job, a
+    /// user's Ctrl-C, the kernel out of memory), not by anything it did:
+    /// the game it was in says nothing about its play.
+    #[error("{0}")]
+    Stopped(String),
 }
 
 /// An engine that could not be started and set up.
@@ -74,6 +80,18 @@ pub enum StartError {
     /// Setting its options or waiting for `readyok` failed.
     #[error("{name}: {failure}")]
     Setup { name: String, failure: Failure },
+}
+
+impl StartError {
+    /// Whether it failed because the process was stopped from outside.
+    pub fn stopped_from_outside(&self) -> bool {
+        match self {
+            StartError::Spawn { .. } => false,
+            StartError::Handshake { failure, .. } | StartError::Setup { failure, .. } => {
+                matches!(failure, Failure::Stopped(_))
+            }
+        }
+    }
 }
 
 /// Longest line kept from an engine, in bytes; the rest of a longer line is
@@ -197,6 +215,28 @@ pub fn shift_ranks(mv: &str, delta: i32) -> Option<String> {
     Some(format!("{f1}{}{f2}{}", r1 + delta, r2 + delta))
 }
 
+/// The signal that ended a process, if it is one that stops programs from
+/// outside (see [`Failure::Stopped`]); a crash's (SIGSEGV, SIGABRT, ...)
+/// is not. The runner kills an engine itself only once it has given up on it.
+fn stop_signal(status: &std::process::ExitStatus) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        match status.signal()? {
+            1 => Some("SIGHUP"),
+            2 => Some("SIGINT"),
+            9 => Some("SIGKILL"),
+            15 => Some("SIGTERM"),
+            _ => None,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        None
+    }
+}
+
 impl Engine {
     /// Start the process and complete the handshake (within 10 s); set the
     /// options that have one value, and `Ponder` if the spec ponders.
@@ -312,17 +352,31 @@ impl Engine {
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| Failure::Crash(format!("write failed: {e}")))
+            .map_err(|e| {
+                // A pipe breaks when the process has ended: its status says why.
+                std::thread::sleep(Duration::from_millis(20));
+                self.stopped_from_outside()
+                    .unwrap_or_else(|| Failure::Crash(format!("write failed: {e}")))
+            })
+    }
+
+    /// [`Failure::Stopped`] if the process has ended by such a signal.
+    fn stopped_from_outside(&mut self) -> Option<Failure> {
+        let status = self.child.try_wait().ok().flatten()?;
+        stop_signal(&status).map(|sig| Failure::Stopped(format!("stopped from outside ({sig})")))
     }
 
     /// The failure of a process whose output ended.
     fn ended(&mut self) -> Failure {
         let f = self.failed.clone().unwrap_or_else(|| {
             let status = self.child.try_wait().ok().flatten();
-            Failure::Crash(match status {
-                Some(s) => format!("exited ({s})"),
-                None => "closed its output".into(),
-            })
+            match status {
+                Some(s) => match stop_signal(&s) {
+                    Some(sig) => Failure::Stopped(format!("stopped from outside ({sig})")),
+                    None => Failure::Crash(format!("exited ({s})")),
+                },
+                None => Failure::Crash("closed its output".into()),
+            }
         });
         self.failed = Some(f.clone());
         f

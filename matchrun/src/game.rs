@@ -21,7 +21,7 @@ pub use adjudication::{Adjudication, DrawRule, ResignRule};
 
 use crate::engine::{Engine, Failure};
 use crate::host;
-use crate::pgn::{GameRecord, MoveRecord};
+use crate::pgn::{GameRecord, INTERRUPTED, MoveRecord};
 use crate::time_control::TimeControl;
 use adjudication::ScoreRuns;
 use clock::{Clock, go_line, steal_note};
@@ -425,6 +425,12 @@ fn end_by_failure(
             "abandoned",
             format!("hung while {doing} (no answer to stop)"),
         ),
+        // Not a result: the game is played again when the match resumes.
+        Failure::Stopped(why) => {
+            rec.result = "*";
+            rec.termination = INTERRUPTED;
+            rec.reason = format!("{} was {why} while {doing}", names[loser.index()]);
+        }
     }
 }
 

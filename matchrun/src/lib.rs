@@ -59,7 +59,7 @@ pub mod time_control;
 
 use engine::{Engine, EngineSpec, StartError};
 use game::GameConfig;
-use pgn::GameRecord;
+use pgn::{GameRecord, INTERRUPTED};
 use resume::{open_pgn, resume_from};
 use shard::ShardFile;
 use stats::{Penta, Sprt, SprtDecision, Wdl};
@@ -182,6 +182,13 @@ pub enum MatchError {
     /// Shards that do not make one match.
     #[error("cannot merge: {0}")]
     Merge(String),
+    /// An engine was stopped from outside mid-game (a cluster requeueing
+    /// the job, Ctrl-C): that game is not counted, the others finished are.
+    #[error(
+        "game {round} was cut off ({reason}); it is not counted: the games finished are, \
+         and --resume plays the rest"
+    )]
+    Interrupted { round: usize, reason: String },
 }
 
 /// Results from the first engine's point of view.
@@ -435,6 +442,7 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let total = done.len() + pending.len();
+    let mut interrupted = None;
     let (tx, rx) = channel::<Finished>();
     let terminal = std::io::stderr().is_terminal();
     std::thread::scope(|scope| -> Result<(), MatchError> {
@@ -453,6 +461,10 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
                     let (opening, a_red) = game_setup(i, cfg.openings.len());
                     let mut record = play_one(cfg, &mut pool, tcs, opening, a_red, i);
                     record.opening = Some(opening + 1);
+                    if record.termination == INTERRUPTED {
+                        // No new game: the match is being stopped.
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     if tx
                         .send(Finished {
                             index: i,
@@ -474,8 +486,15 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         drop(tx);
         let mut count = done.len();
         for f in rx {
-            count += 1;
             let rec = &f.record;
+            if rec.termination == INTERRUPTED {
+                // Its engines were stopped from outside: this run ends
+                // (the others' games in play are still written).
+                stop.store(true, Ordering::Relaxed);
+                interrupted.get_or_insert((rec.round, rec.reason.clone()));
+                continue;
+            }
+            count += 1;
             if let Some(file) = pgn_file.as_mut() {
                 // One write per game, straight to the file.
                 file.write_all(rec.to_pgn(&date, cfg.chinese_moves).as_bytes())
@@ -501,6 +520,9 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         }
         Ok(())
     })?;
+    if let Some((round, reason)) = interrupted {
+        return Err(MatchError::Interrupted { round, reason });
+    }
     let mut summary = tally.summary;
     summary.seconds = started.elapsed().as_secs_f64();
     if let Some(f) = shard_file {
@@ -531,8 +553,10 @@ fn play_one(
             match Engine::start(&cfg.engines[k]) {
                 Ok(e) => *slot = Some(e),
                 Err(why) => {
-                    // It cannot play: the game is lost for it.
+                    // It cannot play: the game is lost for it, unless it
+                    // was stopped from outside while it started.
                     let red_is_k = k == red_k;
+                    let stopped = why.stopped_from_outside();
                     return GameRecord {
                         round,
                         opening: None,
@@ -540,8 +564,12 @@ fn play_one(
                         black: cfg.engines[black_k].name.clone(),
                         fen: fen.to_string(),
                         moves: Vec::new(),
-                        result: if red_is_k { "0-1" } else { "1-0" },
-                        termination: "abandoned",
+                        result: match (stopped, red_is_k) {
+                            (true, _) => "*",
+                            (false, true) => "0-1",
+                            (false, false) => "1-0",
+                        },
+                        termination: if stopped { INTERRUPTED } else { "abandoned" },
                         reason: format!("{} could not start: {why}", cfg.engines[k].name),
                         time_control: tcs[k].to_string(),
                         options: [String::new(), String::new()],

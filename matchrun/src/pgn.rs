@@ -16,6 +16,11 @@ pub struct MoveRecord {
     pub millis: u64,
 }
 
+/// The `termination` of a game that was cut off by a signal from outside
+/// ([`Failure::Stopped`](crate::engine::Failure::Stopped)): the match stops
+/// and such a game is never written or counted.
+pub const INTERRUPTED: &str = "interrupted";
+
 /// A finished game, ready to print.
 #[derive(Clone, Debug)]
 pub struct GameRecord {

@@ -3,7 +3,7 @@
 input and output through, logs what it is sent, and can crash or hang on cue.
 
     proxy_engine.py [--log FILE] [--counter FILE] [--crash-at N] [--hang-at N]
-                    -- ENGINE [ARGS...]
+                    [--signal-at N] [--signal NAME] -- ENGINE [ARGS...]
 
 --log FILE      append every line the runner sends to FILE
 --trace FILE    append both directions to FILE, with times ("12.345 > go ...")
@@ -12,9 +12,13 @@ input and output through, logs what it is sent, and can crash or hang on cue.
 --crash-at N    exit (status 3) on the N-th counted `go`, instead of passing it on
 --hang-at N     on the N-th counted `go`, pass nothing on and answer nothing
                 any more (not even `stop` or `isready`) until killed
+--signal-at N   on the N-th counted `go`, end by the signal --signal names
+                (SIGTERM unless told): as when a cluster or a user stops the
+                engine from outside (SIGTERM), or it crashes (SIGSEGV)
 """
 import fcntl
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -23,7 +27,8 @@ import time
 
 def main(argv):
     log = counter = trace = None
-    crash_at = hang_at = None
+    crash_at = hang_at = signal_at = None
+    sig = signal.SIGTERM
     i = 1
     while i < len(argv) and argv[i] != "--":
         key = argv[i]
@@ -38,6 +43,10 @@ def main(argv):
             crash_at = int(value)
         elif key == "--hang-at":
             hang_at = int(value)
+        elif key == "--signal-at":
+            signal_at = int(value)
+        elif key == "--signal":
+            sig = signal.Signals[value]
         else:
             sys.exit(f"unknown option {key}")
         i += 2
@@ -78,6 +87,13 @@ def main(argv):
             gos = count_go(counter) if counter else gos + 1
             if gos == crash_at:
                 os._exit(3)
+            if gos == signal_at:
+                # The default action, whatever Python's own handlers do
+                # (SIGKILL has no handler to reset).
+                if sig != signal.SIGKILL:
+                    signal.signal(sig, signal.SIG_DFL)
+                os.kill(os.getpid(), sig)
+                time.sleep(60)
             if gos == hang_at:
                 hung.set()
                 continue
