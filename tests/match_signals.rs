@@ -65,6 +65,10 @@ fn games(pgn: &Path) -> Vec<Game> {
     out
 }
 
+fn python3_available() -> bool {
+    common::runs("python3", &["--version"])
+}
+
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("jj-match-signals-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -107,7 +111,7 @@ fn run(pgn: &Path, proxy: Option<&[&str]>, resume: bool) -> (Option<i32>, String
 
 #[test]
 fn an_engine_stopped_from_outside_cuts_the_match_and_resume_replays_its_game() {
-    if !common::runs("python3", &["--version"]) {
+    if !python3_available() {
         return common::skip("python3 is needed for the proxy");
     }
     let dir = temp_dir("stopped");
@@ -150,7 +154,7 @@ fn an_engine_stopped_from_outside_cuts_the_match_and_resume_replays_its_game() {
 
 #[test]
 fn an_engine_that_crashes_by_a_signal_still_loses() {
-    if !common::runs("python3", &["--version"]) {
+    if !python3_available() {
         return common::skip("python3 is needed for the proxy");
     }
     let dir = temp_dir("crash");

@@ -215,9 +215,14 @@ pub fn shift_ranks(mv: &str, delta: i32) -> Option<String> {
     Some(format!("{f1}{}{f2}{}", r1 + delta, r2 + delta))
 }
 
-/// The signal that ended a process, if it is one that stops programs from
-/// outside (see [`Failure::Stopped`]); a crash's (SIGSEGV, SIGABRT, ...)
-/// is not. The runner kills an engine itself only once it has given up on it.
+/// [`Failure::Stopped`] if the process was ended by a signal that stops
+/// programs from outside; a crash's (SIGSEGV, SIGABRT, ...) is not one. The
+/// runner kills an engine itself only once it has given up on it.
+fn stopped_by(status: &std::process::ExitStatus) -> Option<Failure> {
+    stop_signal(status).map(|sig| Failure::Stopped(format!("stopped from outside ({sig})")))
+}
+
+/// The name of such a signal, if it ended the process.
 fn stop_signal(status: &std::process::ExitStatus) -> Option<&'static str> {
     #[cfg(unix)]
     {
@@ -355,15 +360,11 @@ impl Engine {
             .map_err(|e| {
                 // A pipe breaks when the process has ended: its status says why.
                 std::thread::sleep(Duration::from_millis(20));
-                self.stopped_from_outside()
+                let status = self.child.try_wait().ok().flatten();
+                status
+                    .and_then(|s| stopped_by(&s))
                     .unwrap_or_else(|| Failure::Crash(format!("write failed: {e}")))
             })
-    }
-
-    /// [`Failure::Stopped`] if the process has ended by such a signal.
-    fn stopped_from_outside(&mut self) -> Option<Failure> {
-        let status = self.child.try_wait().ok().flatten()?;
-        stop_signal(&status).map(|sig| Failure::Stopped(format!("stopped from outside ({sig})")))
     }
 
     /// The failure of a process whose output ended.
@@ -371,10 +372,9 @@ impl Engine {
         let f = self.failed.clone().unwrap_or_else(|| {
             let status = self.child.try_wait().ok().flatten();
             match status {
-                Some(s) => match stop_signal(&s) {
-                    Some(sig) => Failure::Stopped(format!("stopped from outside ({sig})")),
-                    None => Failure::Crash(format!("exited ({s})")),
-                },
+                Some(s) => {
+                    stopped_by(&s).unwrap_or_else(|| Failure::Crash(format!("exited ({s})")))
+                }
                 None => Failure::Crash("closed its output".into()),
             }
         });
