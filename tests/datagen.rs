@@ -18,10 +18,7 @@ use xiangqi::rules::Outcome;
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jj-datagen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("datagen-{name}"))
 }
 
 /// The searches evaluate with the configured network: a random one labels

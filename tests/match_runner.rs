@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::pgn::{PgnGame, parse_pgn};
+use common::scratch_dir;
 use std::process::Command;
 use xiangqi::board::Board;
 
@@ -47,71 +49,9 @@ fn wdl(summary: &str) -> (u64, u64, u64) {
     )
 }
 
-struct PgnGame {
-    tags: std::collections::HashMap<String, String>,
-    moves: Vec<String>,
-    /// The last comment: how the game ended.
-    reason: String,
-}
-
-fn parse_pgn(text: &str) -> Vec<PgnGame> {
-    let mut games = Vec::new();
-    for block in text.split("\n\n[").filter(|b| !b.trim().is_empty()) {
-        let mut tags = std::collections::HashMap::new();
-        let mut body = String::new();
-        for line in block.lines() {
-            let l = line.trim_start_matches('[');
-            if line.starts_with('[') || (tags.is_empty() && l.contains(" \"")) {
-                if let Some((k, v)) = l.trim_end_matches(']').split_once(' ') {
-                    tags.insert(k.to_string(), v.trim_matches('"').to_string());
-                }
-            } else {
-                body.push_str(line);
-                body.push(' ');
-            }
-        }
-        // Drop comments, move numbers and the result.
-        let mut moves = Vec::new();
-        let mut depth = 0;
-        let mut word = String::new();
-        let mut comment = String::new();
-        let mut reason = String::new();
-        for ch in body.chars().chain(std::iter::once(' ')) {
-            match ch {
-                '{' => {
-                    depth += 1;
-                    comment.clear();
-                }
-                '}' => {
-                    depth -= 1;
-                    reason = comment.clone();
-                }
-                c if depth > 0 => comment.push(c),
-                c if depth == 0 && !c.is_whitespace() => word.push(c),
-                _ if depth == 0 && !word.is_empty() => {
-                    if !word.ends_with('.')
-                        && !["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str())
-                    {
-                        moves.push(word.clone());
-                    }
-                    word.clear();
-                }
-                _ => {}
-            }
-        }
-        games.push(PgnGame {
-            tags,
-            moves,
-            reason,
-        });
-    }
-    games
-}
-
 #[test]
 fn self_play_match_writes_pgn_and_summary() {
-    let dir = std::env::temp_dir().join(format!("jj-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("match-self-play");
     let pgn = dir.join("games.pgn");
     let openings = common::shared_dir().join("data/openings/openings.epd");
     let mut args = vec![
@@ -197,13 +137,9 @@ fn self_play_match_writes_pgn_and_summary() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn python3_available() -> bool {
-    common::runs("python3", &["--version"])
-}
-
 #[test]
 fn misbehaving_engines_lose_and_the_match_goes_on() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the fake engines");
     }
     let me = format!("name=Jiangjun,cmd={BIN},proto=uci");
@@ -246,7 +182,7 @@ fn misbehaving_engines_lose_and_the_match_goes_on() {
 
 #[test]
 fn sprt_stops_the_match_early() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the fake engines");
     }
     let me = format!("name=Jiangjun,cmd={BIN},proto=uci");
@@ -299,13 +235,6 @@ fn proxied(
     spec
 }
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jj-match-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Every move of the game is legal, replayed from its FEN.
 fn assert_legal(g: &PgnGame) {
     let mut b = Board::from_fen(&g.tags["FEN"]).unwrap();
@@ -342,10 +271,10 @@ fn pgn_blocks(text: &str) -> Vec<String> {
 
 #[test]
 fn resume_counts_the_pgn_and_plays_only_the_missing_games() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the fake engines");
     }
-    let dir = temp_dir("resume");
+    let dir = scratch_dir("match-resume");
     let pgn = dir.join("games.pgn");
     let pgn_arg = pgn.to_string_lossy().to_string();
     let log = dir.join("a.log");
@@ -448,7 +377,7 @@ fn resume_counts_the_pgn_and_plays_only_the_missing_games() {
 
 #[test]
 fn a_killed_match_loses_no_game() {
-    let dir = temp_dir("killed");
+    let dir = scratch_dir("match-killed");
     let pgn = dir.join("games.pgn");
     let pgn_arg = pgn.to_string_lossy().to_string();
     let openings = common::shared_dir().join("data/openings/openings.epd");
@@ -524,7 +453,7 @@ fn a_killed_match_loses_no_game() {
 
 #[test]
 fn an_engine_that_crashes_or_hangs_mid_game_forfeits_and_is_restarted() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the proxy");
     }
     for (mode, tc, ending) in [
@@ -540,7 +469,7 @@ fn an_engine_that_crashes_or_hangs_mid_game_forfeits_and_is_restarted() {
             "A hung while thinking (no answer to stop)",
         ),
     ] {
-        let dir = temp_dir(&mode[2..]);
+        let dir = scratch_dir(&format!("match-{}", &mode[2..]));
         let pgn = dir.join("games.pgn");
         let log = dir.join("a.log");
         let counter = dir.join("count");
@@ -599,10 +528,10 @@ fn an_engine_that_crashes_or_hangs_mid_game_forfeits_and_is_restarted() {
 
 #[test]
 fn pondering_games_end_cleanly_in_uci_and_ucci() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the proxy");
     }
-    let dir = temp_dir("ponder");
+    let dir = scratch_dir("match-ponder");
     let pgn = dir.join("games.pgn");
     let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
     let a = proxied("A", "uci", &log_a, &[], "ponder=on");
@@ -666,10 +595,10 @@ fn pondering_games_end_cleanly_in_uci_and_ucci() {
 
 #[test]
 fn options_change_between_games() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the proxy");
     }
-    let dir = temp_dir("vary");
+    let dir = scratch_dir("match-vary");
     let pgn = dir.join("games.pgn");
     let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
     let a = proxied(

@@ -84,10 +84,7 @@ fn merge(out: &Path, shards: &[&Path]) -> (i32, String, String) {
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jj-shards-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("shards-{tag}"))
 }
 
 /// A PGN as the tokens that must be equal between two runs of one match:

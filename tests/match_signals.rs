@@ -10,7 +10,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_jiangjun");
@@ -25,55 +25,17 @@ struct Game {
 }
 
 fn games(pgn: &Path) -> Vec<Game> {
-    let text = std::fs::read_to_string(pgn).unwrap_or_default();
-    let mut out: Vec<Game> = Vec::new();
-    for block in text.split("[Event ").skip(1) {
-        let tag = |name: &str| {
-            block
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
-                .map(|v| v.trim_end_matches("\"]").to_string())
-                .unwrap_or_default()
-        };
-        let movetext: String = block
-            .lines()
-            .filter(|l| !l.starts_with('['))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let mut moves = Vec::new();
-        let mut depth = 0;
-        for word in movetext.split_whitespace() {
-            if word.starts_with('{') {
-                depth += 1;
-            }
-            let closes = word.ends_with('}');
-            if depth == 0 && !word.ends_with('.') && word.len() == 4 {
-                moves.push(word.to_string());
-            }
-            if closes {
-                depth = 0;
-            }
-        }
-        out.push(Game {
-            round: tag("Round"),
-            result: tag("Result"),
-            termination: tag("Termination"),
-            moves,
-        });
-    }
+    let mut out: Vec<Game> = common::pgn::read_pgn(pgn)
+        .into_iter()
+        .map(|g| Game {
+            round: g.tag("Round").to_string(),
+            result: g.tag("Result").to_string(),
+            termination: g.tag("Termination").to_string(),
+            moves: g.moves,
+        })
+        .collect();
     out.sort_by_key(|g| g.round.parse::<usize>().unwrap_or(0));
     out
-}
-
-fn python3_available() -> bool {
-    common::runs("python3", &["--version"])
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jj-match-signals-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The match: A (behind the proxy when `proxy` names its options) against
@@ -111,10 +73,10 @@ fn run(pgn: &Path, proxy: Option<&[&str]>, resume: bool) -> (Option<i32>, String
 
 #[test]
 fn an_engine_stopped_from_outside_cuts_the_match_and_resume_replays_its_game() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the proxy");
     }
-    let dir = temp_dir("stopped");
+    let dir = common::scratch_dir("match-signals-stopped");
     let whole = dir.join("whole.pgn");
     let (code, summary, err) = run(&whole, None, false);
     assert_eq!(code, Some(0), "{summary}{err}");
@@ -154,10 +116,10 @@ fn an_engine_stopped_from_outside_cuts_the_match_and_resume_replays_its_game() {
 
 #[test]
 fn an_engine_that_crashes_by_a_signal_still_loses() {
-    if !python3_available() {
+    if !common::python3_available() {
         return common::skip("python3 is needed for the proxy");
     }
-    let dir = temp_dir("crash");
+    let dir = common::scratch_dir("match-signals-crash");
     let pgn = dir.join("games.pgn");
     let counter = dir.join("count");
     let counter = counter.to_string_lossy();

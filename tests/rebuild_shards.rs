@@ -17,8 +17,7 @@ const SETTINGS: &str = "--threads 2 --quiet --nodes 300 --start-nodes 200 --max-
      --openings ../shared/openings.epd";
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jj-rebuild-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch_dir(&format!("rebuild-{name}"));
     std::fs::create_dir_all(dir.join("shared")).unwrap();
     std::fs::create_dir_all(dir.join("made")).unwrap();
     std::fs::write(

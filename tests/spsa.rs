@@ -20,10 +20,7 @@ const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/src/search/para
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jj-spsa-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("spsa-{name}"))
 }
 
 /// Run `jiangjun spsa` with `args`: (exit code, stdout, stderr).

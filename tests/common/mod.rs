@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: the rules helpers of the
-//! `xiangqi` tests, and a running engine process.
+//! `xiangqi` tests, a running engine process, scratch folders and the
+//! match runner's PGNs (`pgn`).
 // Test code: a failed unwrap is a failed test, reported with its line.
 #![allow(clippy::unwrap_used)]
 #![allow(dead_code)]
@@ -8,6 +9,8 @@
 mod rules;
 #[allow(unused_imports)]
 pub use rules::*;
+
+pub mod pgn;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -265,4 +268,19 @@ pub fn run_jiangjun_code(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// An empty scratch folder `jj-<tag>-<pid>` under the system's temporary
+/// folder (emptied first if a killed run left one), for a test's files.
+pub fn scratch_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jj-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Whether `python3` runs (the fake and proxy engines of tests/clients
+/// need it).
+pub fn python3_available() -> bool {
+    runs("python3", &["--version"])
 }
