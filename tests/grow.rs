@@ -1,23 +1,36 @@
-//! Growing a network end to end: `jiangjun train --grow-from` writes net 7
-//! grown into a richer feature set without training, and `bench` with the
-//! grown file searches the very same tree as with net 7 (the same node
-//! count), which it can only do if every evaluation on the way is equal.
+//! Growing a network end to end: `jiangjun train --grow-from` writes the
+//! built-in net grown into a richer feature set without training, and
+//! `bench` with the grown file searches the very same tree as with the
+//! built-in net (the same node count), which it can only do if every
+//! evaluation on the way is equal.
 //! The position-by-position proof is the engine's
-//! `nnue::grow::tests::net7_grown_into_kingbucket9_evaluates_exactly_as_net7`.
+//! `nnue::grow::tests::builtin_grown_into_kingbucket9_evaluates_exactly_as_before`.
 
 mod common;
 
 use common::{bench_nodes, run_jiangjun as run};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Net 7 grown into `features` with `--epochs 0`, at `out`, with the
-/// further arguments `more`.
-fn grow_net7_with(features: &str, out: &Path, more: &[&str]) -> (bool, String) {
-    let net7 = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/nets/jiangjun-7.nnue");
+/// The built-in net's file: the one network in engine/nets/.
+fn builtin_net() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/nets");
+    let nets: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("engine/nets")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "nnue"))
+        .collect();
+    assert_eq!(nets.len(), 1, "engine/nets holds one net: {nets:?}");
+    nets[0].clone()
+}
+
+/// The built-in net grown into `features` with `--epochs 0`, at `out`,
+/// with the further arguments `more`.
+fn grow_builtin_with(features: &str, out: &Path, more: &[&str]) -> (bool, String) {
+    let net = builtin_net();
     let mut args = vec![
         "train",
         "--grow-from",
-        net7.to_str().expect("a UTF-8 path"),
+        net.to_str().expect("a UTF-8 path"),
         "--features",
         features,
         "--epochs",
@@ -30,18 +43,18 @@ fn grow_net7_with(features: &str, out: &Path, more: &[&str]) -> (bool, String) {
     (ok, err)
 }
 
-/// Net 7 grown into `features` with `--epochs 0`, at `out`.
-fn grow_net7(features: &str, out: &Path) -> (bool, String) {
-    grow_net7_with(features, out, &[])
+/// The built-in net grown into `features` with `--epochs 0`, at `out`.
+fn grow_builtin(features: &str, out: &Path) -> (bool, String) {
+    grow_builtin_with(features, out, &[])
 }
 
-/// Net 7 grown into `features` (with the further arguments `more`) at
-/// `file` in the test folder: the command names the shape `arch` and
-/// `bench` with the grown net counts net 7's nodes.
-fn assert_grown_net7_benches_as_net7(file: &str, features: &str, more: &[&str], arch: &str) {
+/// The built-in net grown into `features` (with the further arguments
+/// `more`) at `file` in the test folder: the command names the shape `arch`
+/// and `bench` with the grown net counts the built-in net's nodes.
+fn assert_grown_benches_as_builtin(file: &str, features: &str, more: &[&str], arch: &str) {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let grown = dir.join(file);
-    let (ok, err) = grow_net7_with(features, &grown, more);
+    let (ok, err) = grow_builtin_with(features, &grown, more);
     assert!(ok, "{err}");
     assert!(err.contains(arch), "{err}");
     let (ok, plain, _) = run(&["bench"]);
@@ -56,11 +69,11 @@ fn assert_grown_net7_benches_as_net7(file: &str, features: &str, more: &[&str], 
     let _ = std::fs::remove_file(&grown);
 }
 
-/// Net 7 with hidden layers grown beside its output layer (the skip
-/// path): the same tree as net 7's.
+/// The built-in net with hidden layers grown beside its output layer (the
+/// skip path): the same tree as the built-in net's.
 #[test]
-fn net7_grown_hidden_layers_bench_as_net7() {
-    assert_grown_net7_benches_as_net7(
+fn grown_hidden_layers_bench_as_the_builtin_net() {
+    assert_grown_benches_as_builtin(
         "grow-stack.nnue",
         "psq",
         &["--hidden-layers", "16,32"],
@@ -69,8 +82,8 @@ fn net7_grown_hidden_layers_bench_as_net7() {
 }
 
 #[test]
-fn net7_grown_into_king_buckets_benches_as_net7() {
-    assert_grown_net7_benches_as_net7(
+fn grown_king_buckets_bench_as_the_builtin_net() {
+    assert_grown_benches_as_builtin(
         "grow-kingbucket9.nnue",
         "kingbucket9",
         &[],
@@ -78,13 +91,14 @@ fn net7_grown_into_king_buckets_benches_as_net7() {
     );
 }
 
-/// `kingbucket6` cannot hold net 7 exactly: refused, nothing written.
+/// `kingbucket6` cannot hold the built-in net exactly: refused, nothing
+/// written.
 #[test]
 fn growth_that_cannot_be_exact_is_refused() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let out = dir.join("grow-kingbucket6.nnue");
     let _ = std::fs::remove_file(&out);
-    let (ok, err) = grow_net7("kingbucket6", &out);
+    let (ok, err) = grow_builtin("kingbucket6", &out);
     assert!(!ok);
     assert!(
         err.contains("cannot grow") && err.contains("kingbucket9"),

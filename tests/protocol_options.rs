@@ -703,7 +703,7 @@ fn file_options_take_the_path_bytes_sent() {
     std::fs::create_dir_all(&dir).unwrap();
     let net = dir.join("net.nnue");
     std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/jiangjun-7.nnue"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/jiangjun-8.nnue"),
         &net,
     )
     .unwrap();

@@ -82,19 +82,19 @@ fn board_before(board: &Board) -> Board {
     b
 }
 
-/// Net 7 (the built-in net, `psq`) grown into `features` evaluates
-/// thousands of positions of random games exactly as net 7, mirrored kings
+/// The built-in net (`psq`) grown into `features` evaluates thousands of
+/// positions of random games exactly as the built-in net, mirrored kings
 /// among them, and reads back from its file unchanged.
-fn assert_net7_grows_exactly_into(features: FeatureSet) {
-    let net7 = default_network().expect("a network is built in");
+fn assert_builtin_grows_exactly_into(features: FeatureSet) {
+    let builtin = default_network().expect("a network is built in");
     let to = Arch {
         features,
-        ..net7.arch()
+        ..builtin.arch()
     };
-    let grown = grow(&net7, to).unwrap_or_else(|e| panic!("{e}"));
+    let grown = grow(&builtin, to).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(grown.arch(), to);
-    assert_ne!(grown, *net7);
-    let (positions, mirrored) = assert_same_evaluations(&net7, &grown, 40, 150);
+    assert_ne!(grown, *builtin);
+    let (positions, mirrored) = assert_same_evaluations(&builtin, &grown, 40, 150);
     assert!(positions > 5000, "{positions} positions");
     assert!(
         mirrored > 1000,
@@ -105,13 +105,13 @@ fn assert_net7_grows_exactly_into(features: FeatureSet) {
 }
 
 #[test]
-fn net7_grown_into_kingbucket9_evaluates_exactly_as_net7() {
-    assert_net7_grows_exactly_into(FeatureSet::KingBucket9);
+fn builtin_grown_into_kingbucket9_evaluates_exactly_as_before() {
+    assert_builtin_grows_exactly_into(FeatureSet::KingBucket9);
 }
 
 #[test]
-fn net7_grown_into_kingbucket3_evaluates_exactly_as_net7() {
-    assert_net7_grows_exactly_into(FeatureSet::KingBucket3);
+fn builtin_grown_into_kingbucket3_evaluates_exactly_as_before() {
+    assert_builtin_grows_exactly_into(FeatureSet::KingBucket3);
 }
 
 /// `kingbucket6` shares a bucket between a d-file king and a mirrored
