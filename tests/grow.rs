@@ -9,24 +9,12 @@
 mod common;
 
 use common::{bench_nodes, run_jiangjun as run};
-use std::path::{Path, PathBuf};
-
-/// The built-in net's file: the one network in engine/nets/.
-fn builtin_net() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/nets");
-    let nets: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("engine/nets")
-        .map(|e| e.expect("a folder entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "nnue"))
-        .collect();
-    assert_eq!(nets.len(), 1, "engine/nets holds one net: {nets:?}");
-    nets[0].clone()
-}
+use std::path::Path;
 
 /// The built-in net grown into `features` with `--epochs 0`, at `out`,
 /// with the further arguments `more`.
 fn grow_builtin_with(features: &str, out: &Path, more: &[&str]) -> (bool, String) {
-    let net = builtin_net();
+    let net = common::builtin_net_file();
     let mut args = vec![
         "train",
         "--grow-from",

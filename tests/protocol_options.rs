@@ -702,11 +702,7 @@ fn file_options_take_the_path_bytes_sent() {
         .join(gbk);
     std::fs::create_dir_all(&dir).unwrap();
     let net = dir.join("net.nnue");
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/jiangjun-8.nnue"),
-        &net,
-    )
-    .unwrap();
+    std::fs::copy(common::builtin_net_file(), &net).unwrap();
     let log = dir.join("log.txt");
     let line =
         |set: &str, path: &PathBuf| [set.as_bytes(), path.as_os_str().as_bytes(), b"\n"].concat();

@@ -284,3 +284,16 @@ pub fn scratch_dir(tag: &str) -> std::path::PathBuf {
 pub fn python3_available() -> bool {
     runs("python3", &["--version"])
 }
+
+/// The built-in net's file: the one network in engine/nets/ (whatever its
+/// number), so that a new net changes no test's path.
+pub fn builtin_net_file() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/nets");
+    let nets: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("engine/nets")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "nnue"))
+        .collect();
+    assert_eq!(nets.len(), 1, "engine/nets holds one net: {nets:?}");
+    nets[0].clone()
+}
