@@ -255,8 +255,8 @@ fn growing_starts_where_the_old_network_is() {
 
 /// Hidden layers grown beside a net's output layer (`--grow-from` with
 /// `--hidden-layers`): the quantised grown net evaluates every position of
-/// 40 seeded random games exactly as the old one, for net 7 (when built
-/// in) and a random net with several buckets; so does its float model, up
+/// 40 seeded random games exactly as the old one, for the built-in net
+/// (when one is built in) and a random net with several buckets; so does its float model, up
 /// to the engine's rounding. Trained, the hidden layers then move.
 #[test]
 fn hidden_layers_grown_beside_the_output_layer_are_exact() {
@@ -265,8 +265,8 @@ fn hidden_layers_grown_beside_the_output_layer_are_exact() {
         8,
     )];
     match jiangjun_engine::nnue::default_network() {
-        Some(net7) => nets.push((*net7).clone()),
-        None => eprintln!("no network built in: net 7's growth not checked"),
+        Some(builtin) => nets.push((*builtin).clone()),
+        None => eprintln!("no network built in: the built-in net's growth not checked"),
     }
     for old in nets {
         let float = FloatNet::from_network(&old)
