@@ -256,18 +256,16 @@ fn growing_starts_where_the_old_network_is() {
 /// Hidden layers grown beside a net's output layer (`--grow-from` with
 /// `--hidden-layers`): the quantised grown net evaluates every position of
 /// 40 seeded random games exactly as the old one, for the built-in net
-/// (when one is built in) and a random net with several buckets; so does its float model, up
-/// to the engine's rounding. Trained, the hidden layers then move.
+/// and a random net with several buckets; so does its float model, up to
+/// the engine's rounding. Trained, the hidden layers then move.
 #[test]
 fn hidden_layers_grown_beside_the_output_layer_are_exact() {
     let mut nets = vec![Network::random_arch(
         Arch::new(FeatureSet::KingBucket9, 128, 4).unwrap(),
         8,
     )];
-    match jiangjun_engine::nnue::default_network() {
-        Some(builtin) => nets.push((*builtin).clone()),
-        None => eprintln!("no network built in: the built-in net's growth not checked"),
-    }
+    let builtin = jiangjun_engine::nnue::default_network().expect("a network is built in");
+    nets.push((*builtin).clone());
     for old in nets {
         let float = FloatNet::from_network(&old)
             .grow_stack(16, 32, &mut crate::rng::Rng::new(3))
