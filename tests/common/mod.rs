@@ -285,15 +285,17 @@ pub fn python3_available() -> bool {
     runs("python3", &["--version"])
 }
 
-/// The built-in net's file: the one network in engine/nets/ (whatever its
-/// number), so that a new net changes no test's path.
+/// The built-in net as a file, for the commands that read a net from a
+/// path: the engine's embedded bytes written once per test process into the
+/// test folder, so no test names the net's file or its number.
 pub fn builtin_net_file() -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/nets");
-    let nets: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
-        .expect("engine/nets")
-        .map(|e| e.expect("a folder entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "nnue"))
-        .collect();
-    assert_eq!(nets.len(), 1, "engine/nets holds one net: {nets:?}");
-    nets[0].clone()
+    static FILE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let bytes = jiangjun_engine::nnue::EMBEDDED_NETWORK.expect("a network is built in");
+        let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("builtin-{}.nnue", std::process::id()));
+        std::fs::write(&path, bytes).expect("the test folder is writable");
+        path
+    })
+    .clone()
 }
