@@ -287,14 +287,19 @@ pub fn python3_available() -> bool {
 
 /// The built-in net as a file, for the commands that read a net from a
 /// path: the engine's embedded bytes written once per test process into the
-/// test folder, so no test names the net's file or its number.
+/// test folder, so no test names the net's file or its number. Written
+/// under a name of this process and renamed into place (atomic), so test
+/// processes running at once never read a half-written file and the folder
+/// keeps one copy, not one per run.
 pub fn builtin_net_file() -> std::path::PathBuf {
     static FILE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     FILE.get_or_init(|| {
         let bytes = jiangjun_engine::nnue::EMBEDDED_NETWORK.expect("a network is built in");
-        let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("builtin-{}.nnue", std::process::id()));
-        std::fs::write(&path, bytes).expect("the test folder is writable");
+        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let partial = dir.join(format!("builtin-net.{}.partial", std::process::id()));
+        let path = dir.join("builtin-net.nnue");
+        std::fs::write(&partial, bytes).expect("the test folder is writable");
+        std::fs::rename(&partial, &path).expect("the test folder is writable");
         path
     })
     .clone()
