@@ -163,10 +163,15 @@ def anchor_spec(fsf: str, extra: str = "") -> str:
     return f"name=FairyStockfish,cmd={fsf},proto=ucci{extra}"
 
 
+def left_out(m: Match, args: argparse.Namespace) -> bool:
+    """Whether `--only` keeps this run from playing `m`."""
+    return bool(args.only) and not re.search(args.only, m.tag)
+
+
 def run_match(jj: str, m: Match, args: argparse.Namespace) -> Optional[Result]:
     pgn = os.path.join(args.out, m.tag + ".pgn")
     txt = os.path.join(args.out, m.tag + ".txt")
-    if args.only and not re.search(args.only, m.tag):
+    if left_out(m, args):
         # Not this run's: what an earlier run left (if anything) still counts.
         return parse_summary(txt)
     cmd = [jj, "match", "--engine", m.first, "--engine", m.second, "--games", str(m.games),
@@ -491,6 +496,9 @@ def verify(args: argparse.Namespace) -> int:
         if args.dry_run:
             continue
         claimed = elo_of[nearest(e1)] - elo_of[nearest(e2)]
+        if r is None and left_out(m, args):
+            print(f"UCI_Elo {e1} vs {e2}: claimed {claimed:+d}, not played here (left out by --only)")
+            continue
         if not measured(r):
             print(f"UCI_Elo {e1} vs {e2}: claimed {claimed:+d}, not measured "
                   f"({r.score if r else 'no'}% score)")
@@ -512,13 +520,16 @@ def verify(args: argparse.Namespace) -> int:
             m = Match(f"clock-rung{i}-{tc}-vs-ref{ref_nodes}", rung_spec(jj, rung), ref,
                       args.clock_games,
                       tc, str(i), "ref")
-            found.append((tc, run_match(jj, m, args)))
+            found.append((tc, run_match(jj, m, args), left_out(m, args)))
         if args.dry_run:
             continue
-        (t1, r1), (t2, r2) = found
+        (t1, r1, out1), (t2, r2, out2) = found
+        if r1 is None and r2 is None and out1 and out2:
+            print(f"rung {i} clock check: not played here (left out by --only)")
+            continue
         if not (measured(r1) and measured(r2)):
             print(f"rung {i} clock check: not measured (scores "
-                  f"{[r.score if r else None for _, r in found]}); choose other reference nodes")
+                  f"{[r.score if r else None for _, r, _ in found]}); choose other reference nodes")
             ok = False
             continue
         gap = abs(r1.elo - r2.elo)
