@@ -9,20 +9,13 @@
 
 mod common;
 
-use common::{EngineProcess, assert_legal_bestmove};
+use common::{EngineProcess, assert_legal_bestmove, scratch_file};
 use jiangjun_engine::Position;
 use jiangjun_engine::nnue::{Arch, FeatureSet, Network};
-use std::path::PathBuf;
 use std::sync::Arc;
 use xiangqi::Board;
 
 const FEN: &str = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R b - - 4 3";
-
-fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
 
 /// `setoption` and what it prints (up to `readyok`).
 fn set(e: &mut EngineProcess, line: &str) -> Vec<String> {

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{EngineProcess, assert_legal_bestmove, bestmove_of};
+use common::{EngineProcess, assert_legal_bestmove, bestmove_of, scratch_file};
 use jiangjun_engine::Position;
 use jiangjun_engine::eval::evaluate;
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, Network, default_network};
@@ -380,13 +380,6 @@ fn ucci_shows_wdl_when_asked() {
         }
         assert!(errors(&e.log).is_empty(), "{:#?}", e.log);
     }
-}
-
-/// A file in the test's scratch directory holding `bytes`.
-fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
 }
 
 /// `eval`'s numbers: the side-to-move value of the `final evaluation`

@@ -279,6 +279,15 @@ pub fn scratch_dir(tag: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A file named `name` in the test folder (`CARGO_TARGET_TMPDIR`) holding
+/// `bytes`, written anew by each call: for files a test hands the engine,
+/// such as a network or a book.
+pub fn scratch_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
 /// Whether `python3` runs (the fake and proxy engines of tests/clients
 /// need it).
 pub fn python3_available() -> bool {
