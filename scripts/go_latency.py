@@ -133,7 +133,8 @@ def play(path, clock, inc, gap, moves, threads, options, fens=None):
             now = time.perf_counter()
             if info1 is None and line.startswith("info depth 1 "):
                 info1 = (now - t0) * 1000
-            if line.startswith("info ") and " nodes " in line and " depth " in line:
+            # Search lines only: an `info string` may carry the words too.
+            if line.startswith("info depth ") and " nodes " in line:
                 w = line.split()
                 depth = int(w[w.index("depth") + 1])
                 nodes = int(w[w.index("nodes") + 1])
