@@ -99,7 +99,7 @@ def main():
     names = sorted(stats)
     if len(names) == 2:
         a, b = (sum(stats[n]["t"]) for n in names)
-        print(f"time ratio {names[0]}/{names[1]}: {a / b:.1f}")
+        print(f"time ratio {names[0]}/{names[1]}: {a / b:.2f}")
     print(f"games not ended normally: {len(abnormal)} {abnormal if abnormal else ''}")
 
 
