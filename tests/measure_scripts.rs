@@ -9,23 +9,12 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// Runs `python3 scripts/NAME ARGS`, or [`common::skip`]s and gives None
-/// when there is no python3.
+/// Runs `python3 scripts/NAME ARGS` and asserts that it succeeded, or
+/// gives None without python3.
 fn script(name: &str, args: &[&str]) -> Option<Output> {
-    if !common::python3_available() {
-        common::skip(&format!("python3 is needed for scripts/{name}"));
-        return None;
-    }
-    let out = Command::new("python3")
-        .arg(Path::new(ROOT).join("scripts").join(name))
-        .args(args)
-        .output()
-        .unwrap();
+    let out = common::python_script(name, args)?;
     assert!(out.status.success(), "{out:?}");
     Some(out)
 }

@@ -16,17 +16,9 @@ fn scratch(name: &str) -> PathBuf {
     common::scratch_dir(&format!("delta-{name}"))
 }
 
-/// Runs `scripts/net_delta.py ARGS`, or [`common::skip`]s and gives None
-/// when there is no python3.
+/// Runs `scripts/net_delta.py ARGS`, or None without python3.
 fn script(args: &[&Path]) -> Option<Output> {
-    let out = Command::new("python3")
-        .arg(Path::new(ROOT).join("scripts/net_delta.py"))
-        .args(args)
-        .output();
-    if out.is_err() {
-        common::skip("python3 is needed for scripts/net_delta.py");
-    }
-    out.ok()
+    common::python_script("net_delta.py", args)
 }
 
 fn archived(n: u32) -> PathBuf {

@@ -71,14 +71,7 @@ fn row(name: &str, seed: u64, positions: &str, command_tail: &str) -> String {
 /// Runs `scripts/rebuild_shards.py ARGS`, or [`common::skip`]s and gives
 /// None when there is no python3.
 fn script(args: &[&str]) -> Option<std::process::Output> {
-    let out = Command::new("python3")
-        .arg(Path::new(ROOT).join("scripts/rebuild_shards.py"))
-        .args(args)
-        .output();
-    if out.is_err() {
-        common::skip("python3 is needed for scripts/rebuild_shards.py");
-    }
-    out.ok()
+    common::python_script("rebuild_shards.py", args)
 }
 
 /// Runs the script on TABLE for SHARDS, rebuilding into DIR/data:

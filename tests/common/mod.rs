@@ -294,6 +294,27 @@ pub fn python3_available() -> bool {
     runs("python3", &["--version"])
 }
 
+/// Runs `python3 scripts/NAME ARGS` from the repository to its end, or
+/// [`skip`]s and gives None when python3 cannot be started: the one way
+/// the tests of the repository's Python scripts call them.
+pub fn python_script(
+    name: &str,
+    args: &[impl AsRef<std::ffi::OsStr>],
+) -> Option<std::process::Output> {
+    let out = Command::new("python3")
+        .arg(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scripts")
+                .join(name),
+        )
+        .args(args)
+        .output();
+    if out.is_err() {
+        skip(&format!("python3 is needed for scripts/{name}"));
+    }
+    out.ok()
+}
+
 /// The built-in net as a file, for the commands that read a net from a
 /// path: the engine's embedded bytes written once per test process into the
 /// test folder, so no test names the net's file or its number. Written
