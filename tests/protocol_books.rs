@@ -165,14 +165,9 @@ fn book_dat_plays_in_both_dialects() {
 #[test]
 fn a_book_loads_from_a_path_as_the_gui_sent_it() {
     use std::os::unix::ffi::OsStrExt;
-    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/books/BOOK.DAT");
-    if !book.exists() {
-        eprintln!(
-            "SKIPPED: {} is missing; the test needs ../shared",
-            book.display()
-        );
+    let Some(book) = common::shared_path("data/books/BOOK.DAT") else {
         return;
-    }
+    };
     // "象棋 书库" in GBK; "书  库" (two spaces) in UTF-8.
     let gbk: &[u8] = b"\xcf\xf3\xc6\xe5 \xca\xe9\xbf\xe2";
     for folder in [gbk, "书  库".as_bytes()] {
