@@ -462,7 +462,10 @@ def calibration_plan(jj: str, fsf: str, ladder: Ladder, args: argparse.Namespace
 def calibrate(args: argparse.Namespace) -> int:
     jj, ladder = prepare(args)
     plan = calibration_plan(jj, args.fsf, ladder, args)
-    if not args.dry_run and not os.access(args.fsf, os.X_OK):
+    # Only a match this run plays against the anchor needs it: the matches
+    # between rungs (`--only 'rung...-vs-rung'`) run without it.
+    needs_anchor = any("anchor" in (m.a, m.b) and not left_out(m, args) for m in plan)
+    if not args.dry_run and needs_anchor and not os.access(args.fsf, os.X_OK):
         sys.exit(f"no Fairy-Stockfish at {args.fsf} (apt-get install fairy-stockfish)")
     for m in plan:
         run_match(jj, m, args)
