@@ -132,10 +132,10 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-/// The network file built into the binary: `engine/nets/jiangjun-8.nnue`,
+/// The network file built into the binary: `engine/nets/jiangjun-9.nnue`,
 /// described in `engine/nets/README.md`; its provenance (data, seeds, node
 /// budget, trainer command and commit, matches) is in
-/// `notes/2026-12-03-m10.md` (candidate M10).
+/// `notes/2026-12-04-net11.md` (candidate N12) and `notes/2026-12-05-net9.md`.
 ///
 /// This is the one place that embeds a net: every `Engine` starts with it
 /// (the bench node count is the net's, pinned in
@@ -147,7 +147,7 @@ use std::sync::{Arc, OnceLock};
 /// net, at first) stays. The tools' `--evalfile` (`bench`, `datagen`) read
 /// the same values and default to this net too. `None` here would make the
 /// hand-made evaluation the default again.
-pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-8.nnue"));
+pub const EMBEDDED_NETWORK: Option<&[u8]> = Some(include_bytes!("../../nets/jiangjun-9.nnue"));
 
 /// The network engines start with: the embedded one, read once and shared,
 /// or `None` (the hand-made evaluation) when none is embedded.
@@ -312,7 +312,7 @@ mod tests {
         }
     }
 
-    /// The embedded network is one this engine reads, of nets 6 to 8's shape.
+    /// The embedded network is one this engine reads, of nets 6 to 9's shape.
     #[test]
     fn the_default_network_is_the_embedded_one() {
         match EMBEDDED_NETWORK {
@@ -320,7 +320,7 @@ mod tests {
             Some(bytes) => {
                 let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(*default_network().unwrap(), net);
-                // Net 8 (nets 6 and 7's shape): piece-square inputs, 1024
+                // Net 9 (nets 6 to 8's shape): piece-square inputs, 1024
                 // units, 8 output buckets.
                 let shape = Arch::new(features::FeatureSet::PieceSquare, 1024, 8).unwrap();
                 assert_eq!(net.arch(), shape);
