@@ -2,7 +2,8 @@
 //! reads a match PGN's clocks as the runner keeps them (checked against figures
 //! worked out by hand for a small PGN), and `scripts/go_latency.py` times real
 //! `go` commands of this build (every figure it reports is present and
-//! consistent with the others).
+//! consistent with the others). And `scripts/calibrate_levels.py`, as far as
+//! it decides what a run needs before any game.
 
 // Test code: a failed unwrap is a failed test, reported with its line.
 #![allow(clippy::unwrap_used)]
@@ -149,4 +150,48 @@ fn go_latency_times_real_searches_and_reports_what_they_bought() {
         assert!((over - (best - max)).abs() < 0.02, "{over} {best} {max}");
         assert!(nodes >= 1.0 && depth >= 1.0, "{nodes} {depth}");
     }
+}
+
+/// The level script wants Fairy-Stockfish only when the run plays the
+/// anchor: with none installed, a run of the anchor's match stops before any
+/// game and says what to install, and a run of a match between two rungs
+/// (`--tiny`: 4 games at 2,000 nodes) plays it all the same.
+#[test]
+fn the_level_script_needs_the_anchor_only_for_the_anchor_s_match() {
+    let dir = common::scratch_dir("levels-anchor");
+    let out = dir.join("calib");
+    let engine = env!("CARGO_BIN_EXE_jiangjun");
+    let missing = dir.join("no-fairy-stockfish");
+    let run = |only: &str| {
+        common::python_script(
+            "calibrate_levels.py",
+            &[
+                "calibrate",
+                "--jj",
+                engine,
+                "--fsf",
+                missing.to_str().unwrap(),
+                "--only",
+                only,
+                "--tiny",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        )
+    };
+    let Some(anchor) = run("rung14-vs-anchor") else {
+        return;
+    };
+    let err = String::from_utf8_lossy(&anchor.stderr);
+    assert!(!anchor.status.success(), "{anchor:?}");
+    assert!(err.contains("no Fairy-Stockfish at"), "{err}");
+    assert!(!out.join("rung14-vs-anchor.pgn").exists());
+    let rungs = run("rung0-vs-rung1").unwrap();
+    let summary = std::fs::read_to_string(out.join("rung0-vs-rung1.txt"))
+        .unwrap_or_else(|e| panic!("{e}: {rungs:?}"));
+    assert!(
+        summary.starts_with("Results of Rung0 vs Rung1"),
+        "{summary}"
+    );
+    assert!(summary.contains("4 games"), "{summary}");
 }
