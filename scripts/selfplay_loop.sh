@@ -16,19 +16,24 @@
 # lowered to 19 as well, so builds and matches in other sessions take the
 # cores first (docs/nnue.md#jiangjun-datagen); the shell that starts it keeps
 # its own. Pause it for a match with `kill -STOP` on the datagen process and
-# resume with `kill -CONT`; stop it with `pkill -s` and the loop's session.
+# resume with `kill -CONT`. Stop it with `kill -TERM` on the loop (its pid,
+# the session's id, is the first line it prints) or `pkill -TERM -s` on its
+# session: the shard in progress keeps its whole games and is recorded too.
 #
-# DATA_DIR/shards.tsv gets one line per finished shard: the shard, positions,
+# DATA_DIR/shards.tsv gets one line per shard: the shard, positions,
 # SHA-256, start and end (UTC), the binary's `bench` count, the command and
-# the CPU seconds it took (user + system, from /usr/bin/time when present):
-# positions per CPU second is the figure a recipe is judged by, and unlike
-# positions per wall second it hardly depends on what else the cores run.
-# Those lines are what the shard table in engine/nets/README.md records; a
-# shard stopped part-way (the session ended) keeps whole games, and its
-# `--positions` is then the count it holds.
+# the CPU seconds it took (user + system of the datagen process, which the
+# shell reads from the kernel when it has waited for it): positions per CPU
+# second is the figure a recipe is judged by, and unlike positions per wall
+# second it hardly depends on what else the cores run. Those lines are what
+# the shard table in engine/nets/README.md records. A shard stopped part-way
+# (a session's end) is recorded with the command that makes it again: its
+# `--positions` the count it holds (datagen stops after the game that reaches
+# its count, and the file holds whole games, so the shorter run writes the
+# same bytes).
 set -euo pipefail
 if [[ $# -lt 4 ]]; then
-    sed -n '2,28p' "$0" >&2
+    sed -n '2,33p' "$0" >&2
     exit 2
 fi
 # The autogroup belongs to the whole session: lowered from a shell's session it
@@ -50,25 +55,82 @@ cd "$dir"
 # (notes/2026-11-25-autogroup.md).
 echo 19 > /proc/self/autogroup 2>/dev/null || true
 bench=$(nice -n 19 "$jj" bench 2>&1 | sed -n 's/^Nodes searched *: *//p')
+# CPU seconds (user + system) of the children this shell has waited for:
+# bash's `times` prints them on its second line as `XmY.YYYs XmY.YYYs`. It
+# runs in this shell (a `$(...)` subshell would count only its own children).
+children_cpu() {
+    times > .selfplay_loop.times
+    awk 'NR == 2 {
+        t = 0
+        for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
+        printf "%.3f", t
+    }' .selfplay_loop.times
+    rm -f .selfplay_loop.times
+}
+# A stop asked for by TERM, INT or HUP ends the shard in progress (datagen
+# keeps whole games) and then the loop, after the shard's line is written.
+# The datagen runs in the background so that `wait` returns at the signal.
+stop=0
+child=
+on_stop() {
+    stop=1
+    if [[ -n $child ]]; then
+        # A datagen paused with `kill -STOP` takes the TERM only once resumed.
+        kill -TERM "$child" 2> /dev/null || true
+        kill -CONT "$child" 2> /dev/null || true
+    fi
+}
+trap on_stop TERM INT HUP
+echo "selfplay_loop: pid $$ (stop with kill -TERM $$)" >&2
 for seed in $(seq "$first" "$last"); do
     out="$series-s$seed.jjdata"
     if [[ -e $out ]]; then
         echo "selfplay_loop: $out exists, skipped" >&2
         continue
     fi
+    if [[ $stop == 1 ]]; then
+        break
+    fi
     args=(datagen --out "$out" --seed "$seed" --positions 1000000 --threads 2 --quiet "$@")
     start=$(date -u +%FT%TZ)
-    cpu=-
-    if [[ -x /usr/bin/time ]]; then
-        nice -n 19 /usr/bin/time -f '%U %S' -o "$out.cpu" "$jj" "${args[@]}"
-        cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$out.cpu")
-        rm -f "$out.cpu"
-    else
-        nice -n 19 "$jj" "${args[@]}"
-    fi
+    children_cpu > .selfplay_loop.cpu
+    cpu_before=$(< .selfplay_loop.cpu)
+    nice -n 19 "$jj" "${args[@]}" &
+    child=$!
+    # `wait` returns early (status above 128) when a trapped signal comes;
+    # wait again until the datagen itself has ended.
+    status=0
+    while :; do
+        wait "$child" && status=0 || status=$?
+        kill -0 "$child" 2> /dev/null || break
+    done
+    child=
+    children_cpu > .selfplay_loop.cpu
+    cpu=$(awk -v a="$cpu_before" -v b="$(< .selfplay_loop.cpu)" 'BEGIN { printf "%.1f", b - a }')
+    rm -f .selfplay_loop.cpu
     end=$(date -u +%FT%TZ)
+    if [[ ! -e $out ]]; then
+        echo "selfplay_loop: $out not written (status $status)" >&2
+        break
+    fi
     positions=$(( $(stat -c %s "$out") / 48 - 1 ))
+    if (( positions <= 0 )); then
+        echo "selfplay_loop: $out holds no position (status $status), removed" >&2
+        rm -f "$out"
+        break
+    fi
+    if [[ $stop == 1 || $status != 0 ]]; then
+        # Cut short: the count it holds is what makes it again.
+        args=(datagen --out "$out" --seed "$seed" --positions "$positions" --threads 2 --quiet "$@")
+        echo "selfplay_loop: $out stopped at $positions positions (status $status)" >&2
+    fi
     sha=$(sha256sum "$out" | cut -d' ' -f1)
     printf '%s\t%s\t%s\t%s\t%s\t%s\tjiangjun %s\t%s\n' "$out" "$positions" "$sha" "$start" "$end" \
         "$bench" "${args[*]}" "$cpu" >> shards.tsv
+    if [[ $stop == 1 || $status != 0 ]]; then
+        break
+    fi
 done
+if [[ $stop == 1 ]]; then
+    echo "selfplay_loop: stopped" >&2
+fi

@@ -23,7 +23,8 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A stand-in binary: `bench` prints a node count; `datagen --out FILE ...`
 /// writes a header and two positions to FILE and, beside it, the session,
-/// nice value and autogroup it ran with.
+/// nice value and autogroup it ran with. With `STAND_IN_HOLD` set it writes
+/// three positions and its pid, then holds on as a datagen part-way does.
 fn stand_in(dir: &Path) -> PathBuf {
     let path = dir.join("jiangjun");
     std::fs::write(
@@ -31,12 +32,19 @@ fn stand_in(dir: &Path) -> PathBuf {
         r#"#!/bin/sh
 if [ "$1" = bench ]; then echo "Nodes searched  : 4242"; exit 0; fi
 out=$3
-head -c 144 /dev/zero > "$out"
 {
     echo "session $(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4)"
     echo "nice $(nice)"
     cat /proc/self/autogroup 2>/dev/null
-} > "$out.ran"
+    echo "pid $$"
+} > "$out.ran.part"
+if [ -n "$STAND_IN_HOLD" ]; then
+    head -c 192 /dev/zero > "$out"
+    mv "$out.ran.part" "$out.ran"
+    exec sleep 60
+fi
+head -c 144 /dev/zero > "$out"
+mv "$out.ran.part" "$out.ran"
 "#,
     )
     .unwrap();
@@ -112,5 +120,92 @@ fn the_loop_runs_in_its_own_lowered_session_and_records_each_shard() {
             );
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Stopped by `kill -TERM` while its datagen is paused (`kill -STOP`, as for
+/// a match), the loop resumes it to end it, records the part-made shard with
+/// the command that makes it again (its `--positions` the count it holds)
+/// and the CPU seconds, and starts no other shard.
+#[test]
+fn a_stopped_loop_records_the_shard_in_progress_and_ends() {
+    let dir = scratch("stop");
+    let binary = stand_in(&dir);
+    let data = dir.join("data");
+    let mut child = Command::new("bash")
+        .arg(format!("{ROOT}/scripts/selfplay_loop.sh"))
+        .args(["t", "5", "6"])
+        .arg(&data)
+        .args(["--nodes", "300"])
+        .env("JIANGJUN", &binary)
+        .env("STAND_IN_HOLD", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let ran = data.join("t-s5.jjdata.ran");
+    let started = std::time::Instant::now();
+    while !ran.exists() {
+        assert!(
+            started.elapsed() < common::wait(),
+            "the first shard never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let ran = std::fs::read_to_string(&ran).unwrap();
+    let datagen = ran
+        .lines()
+        .find_map(|l| l.strip_prefix("pid "))
+        .unwrap()
+        .to_string();
+    let signal = |sig: &str, pid: &str| {
+        let ok = Command::new("kill")
+            .args([sig, pid])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill {sig} {pid}");
+    };
+    signal("-STOP", &datagen);
+    signal("-TERM", &child.id().to_string());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > common::wait() {
+            let _ = child.kill();
+            let _ = Command::new("kill").args(["-KILL", &datagen]).status();
+            panic!("the loop did not end after kill -TERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // The stand-in shares the loop's stderr: if the loop left it behind (a
+    // failure), reading to the end would wait for it, so end it first.
+    let left_behind = Command::new("kill")
+        .args(["-KILL", &datagen])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap()
+        .success();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(!left_behind, "the loop left its datagen behind: {stderr}");
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(stderr.contains("stopped at 3 positions"), "{stderr}");
+
+    let tsv = std::fs::read_to_string(data.join("shards.tsv")).unwrap();
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines.len(), 1, "{tsv}");
+    let cells: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(cells[0], "t-s5.jjdata");
+    assert_eq!(cells[1], "3", "positions: {tsv}");
+    assert_eq!(
+        cells[6],
+        "jiangjun datagen --out t-s5.jjdata --seed 5 --positions 3 --threads 2 --quiet --nodes 300"
+    );
+    let cpu: f64 = cells[7].parse().unwrap_or(-1.0);
+    assert!(cpu >= 0.0, "CPU seconds: {tsv}");
+    assert!(!data.join("t-s6.jjdata").exists(), "a second shard started");
     let _ = std::fs::remove_dir_all(&dir);
 }
