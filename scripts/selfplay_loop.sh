@@ -71,6 +71,7 @@ children_cpu() {
 # keeps whole games) and then the loop, after the shard's line is written.
 # The datagen runs in the background so that `wait` returns at the signal.
 stop=0
+status=0
 child=
 on_stop() {
     stop=1
@@ -133,4 +134,7 @@ for seed in $(seq "$first" "$last"); do
 done
 if [[ $stop == 1 ]]; then
     echo "selfplay_loop: stopped" >&2
+elif [[ $status != 0 ]]; then
+    # A datagen that failed on its own: the caller sees its status.
+    exit "$status"
 fi

@@ -24,7 +24,8 @@ fn scratch(name: &str) -> PathBuf {
 /// A stand-in binary: `bench` prints a node count; `datagen --out FILE ...`
 /// writes a header and two positions to FILE and, beside it, the session,
 /// nice value and autogroup it ran with. With `STAND_IN_HOLD` set it writes
-/// three positions and its pid, then holds on as a datagen part-way does.
+/// three positions and its pid, then holds on as a datagen part-way does;
+/// with `STAND_IN_FAIL`, two positions and then it fails (status 3).
 fn stand_in(dir: &Path) -> PathBuf {
     let path = dir.join("jiangjun");
     std::fs::write(
@@ -38,6 +39,11 @@ out=$3
     cat /proc/self/autogroup 2>/dev/null
     echo "pid $$"
 } > "$out.ran.part"
+if [ -n "$STAND_IN_FAIL" ]; then
+    head -c 144 /dev/zero > "$out"
+    mv "$out.ran.part" "$out.ran"
+    exit 3
+fi
 if [ -n "$STAND_IN_HOLD" ]; then
     head -c 192 /dev/zero > "$out"
     mv "$out.ran.part" "$out.ran"
@@ -173,7 +179,9 @@ fn a_stopped_loop_records_the_shard_in_progress_and_ends() {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if started.elapsed() > common::wait() {
+        // Three waits: at autogroup 19 beside a self-play at full load the
+        // stop took 8 s here (0.1 s on quiet cores); a hang takes forever.
+        if started.elapsed() > 3 * common::wait() {
             let _ = child.kill();
             let _ = Command::new("kill").args(["-KILL", &datagen]).status();
             panic!("the loop did not end after kill -TERM");
@@ -206,6 +214,36 @@ fn a_stopped_loop_records_the_shard_in_progress_and_ends() {
     );
     let cpu: f64 = cells[7].parse().unwrap_or(-1.0);
     assert!(cpu >= 0.0, "CPU seconds: {tsv}");
+    assert!(!data.join("t-s6.jjdata").exists(), "a second shard started");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A datagen that fails on its own (a full disk, a bad option) ends the
+/// loop with its status, after the games it wrote are recorded as a shard
+/// cut short; no other shard is started.
+#[test]
+fn a_failed_datagen_ends_the_loop_with_its_status() {
+    let dir = scratch("fail");
+    let binary = stand_in(&dir);
+    let data = dir.join("data");
+    let out = Command::new("bash")
+        .arg(format!("{ROOT}/scripts/selfplay_loop.sh"))
+        .args(["t", "5", "6"])
+        .arg(&data)
+        .args(["--nodes", "300"])
+        .env("JIANGJUN", &binary)
+        .env("STAND_IN_FAIL", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let tsv = std::fs::read_to_string(data.join("shards.tsv")).unwrap();
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines.len(), 1, "{tsv}");
+    assert!(
+        lines[0].contains("--seed 5 --positions 2 --threads 2"),
+        "{tsv}"
+    );
     assert!(!data.join("t-s6.jjdata").exists(), "a second shard started");
     let _ = std::fs::remove_dir_all(&dir);
 }
