@@ -6,12 +6,20 @@ engine keeps only the 90 squares on the board, in its own square order
 (rank * 9 + file, rank 0 = Red's back rank). Run from the project root:
     python3 scripts/obk_table.py > engine/src/play/book/obk_table.rs
 """
+import argparse
 import sys
 
-path = sys.argv[1] if len(sys.argv) > 1 else "../shared/data/books/obk_zobrist.tsv"
+ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+ap.add_argument("tsv", nargs="?", default="../shared/data/books/obk_zobrist.tsv",
+                help="the table of keys (default: %(default)s)")
+path = ap.parse_args().tsv
 player = None
 table = {}
-for line in open(path):
+try:
+    lines = open(path, encoding="utf-8").readlines()
+except OSError as e:
+    sys.exit(f"obk_table: {e}")
+for line in lines:
     f = line.rstrip("\n").split("\t")
     if line.startswith("#") or not f[0]:
         continue
@@ -27,11 +35,11 @@ print("//! `K A B N R C P k a b n r c p`. Written by `scripts/obk_table.py` from
 print("//! `../shared/data/books/obk_zobrist.tsv`; a test checks keys against it.")
 print()
 print("/// XORed into the key when Red is to move.")
-print(f"pub const PLAYER: u64 = 0x{player:016X};")
+print(f"pub(super) const PLAYER: u64 = 0x{player:016X};")
 print()
 print("/// `PIECES[piece][square]`.")
 print("#[rustfmt::skip]")
-print("pub static PIECES: [[u64; 90]; 14] = [")
+print("pub(super) static PIECES: [[u64; 90]; 14] = [")
 for p in range(14):
     vals = []
     for sq in range(90):

@@ -7,8 +7,12 @@ Needs pyffish (pip install pyffish) to replay the ICCS moves.
 """
 import argparse
 import re
+import sys
 
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:
+    sf = None
 
 
 def to_ffish(m):
@@ -20,6 +24,8 @@ def main():
     ap.add_argument("pgn")
     ap.add_argument("--plies", type=int, default=10)
     a = ap.parse_args()
+    if sf is None:
+        sys.exit("opening_variety: needs pyffish to replay the moves (pip install pyffish)")
     text = open(a.pgn, encoding="utf-8").read()
     seen = set()
     games = 0

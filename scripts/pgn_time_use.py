@@ -18,6 +18,7 @@ moves of a game (a self-play game lasts longer than one against a
 stronger engine; this compares the part both have).
 """
 
+import argparse
 import re
 import statistics
 import sys
@@ -49,16 +50,30 @@ def games(paths):
             yield tags, " ".join(body)
 
 
+def positive(s):
+    n = int(s)
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"{s} is not a positive number of moves")
+    return n
+
+
 def main():
-    paths = sys.argv[1:]
-    first = None
-    if paths[:1] == ["--moves"] and len(paths) > 1:
-        first, paths = int(paths[1]), paths[2:]
-    if not paths:
-        sys.exit(__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("--moves", type=positive, metavar="N",
+                    help="count only each engine's first N moves of a game in the time and depth figures")
+    ap.add_argument("pgn", nargs="+", help="PGN files the match runner wrote")
+    args = ap.parse_args()
+    first = args.moves
     stats = {}
     abnormal = []
-    for tags, body in games(paths):
+    try:
+        parsed = list(games(args.pgn))
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"pgn_time_use: {e}")
+    for tags, body in parsed:
         if tags.get("Termination", "normal") != "normal":
             abnormal.append((tags.get("Round"), tags.get("Termination"), tags.get("Result")))
         black_first = tags.get("FEN", "").split(" ")[1:2] == ["b"]
@@ -88,6 +103,8 @@ def main():
         for i in (0, 1):
             if clock[i] is not None and names[i] in stats:
                 stats[names[i]]["end"].append(clock[i] / tcs[i][0])
+    if not stats:
+        sys.exit("pgn_time_use: no move with a time comment in " + " ".join(args.pgn))
     for name in sorted(stats):
         s = stats[name]
         print(

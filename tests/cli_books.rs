@@ -196,3 +196,26 @@ fn convert_book_dat_to_obk_and_ours() {
         assert_eq!(strip(&got), strip(&want), "{}", book.display());
     }
 }
+
+/// The `.obk` key table in the engine is what `scripts/obk_table.py` writes
+/// from the shared table of VinXiangQi's keys: regenerated, it comes out the
+/// same, so an edit by hand to either shows here.
+#[test]
+fn the_obk_key_table_is_what_its_script_writes() {
+    let Some(tsv) = common::shared_path("data/books/obk_zobrist.tsv") else {
+        return;
+    };
+    let Some(out) = common::python_script("obk_table.py", &[tsv]) else {
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/src/play/book/obk_table.rs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        std::fs::read_to_string(file).unwrap()
+    );
+}
