@@ -64,6 +64,27 @@ fn own_session() -> String {
     after.split(' ').nth(3).unwrap().to_string()
 }
 
+/// The loop over seeds 5 and 6 of series `t` into `data`, with the stand-in
+/// binary and `--nodes 300` as the datagen's options.
+fn the_loop(binary: &Path, data: &Path) -> Command {
+    let mut cmd = Command::new("bash");
+    cmd.arg(format!("{ROOT}/scripts/selfplay_loop.sh"))
+        .args(["t", "5", "6"])
+        .arg(data)
+        .args(["--nodes", "300"])
+        .env("JIANGJUN", binary);
+    cmd
+}
+
+/// The lines of `data/shards.tsv`, each split into its cells.
+fn shard_lines(data: &Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(data.join("shards.tsv"))
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
 /// Started from a session it does not lead (as from a shell or a test), the
 /// loop moves into one of its own before lowering its autogroup, so the
 /// caller's session keeps its priority; each shard runs at `nice 19` and
@@ -75,14 +96,7 @@ fn the_loop_runs_in_its_own_lowered_session_and_records_each_shard() {
     let data = dir.join("data");
     let autogroup = || std::fs::read_to_string("/proc/self/autogroup").ok();
     let before = autogroup();
-    let out = Command::new("bash")
-        .arg(format!("{ROOT}/scripts/selfplay_loop.sh"))
-        .args(["t", "5", "6"])
-        .arg(&data)
-        .args(["--nodes", "300"])
-        .env("JIANGJUN", &binary)
-        .output()
-        .unwrap();
+    let out = the_loop(&binary, &data).output().unwrap();
     let after = autogroup();
     if after != before {
         // Give the rest of the test run its priority back before failing.
@@ -97,14 +111,12 @@ fn the_loop_runs_in_its_own_lowered_session_and_records_each_shard() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let tsv = std::fs::read_to_string(data.join("shards.tsv")).unwrap();
-    let lines: Vec<&str> = tsv.lines().collect();
-    assert_eq!(lines.len(), 2, "{tsv}");
-    for (line, seed) in lines.iter().zip([5, 6]) {
-        let cells: Vec<&str> = line.split('\t').collect();
+    let lines = shard_lines(&data);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for (cells, seed) in lines.iter().zip([5, 6]) {
         assert_eq!(cells[0], format!("t-s{seed}.jjdata"));
-        assert_eq!(cells[1], "2", "positions: {line}");
-        assert_eq!(cells[5], "4242", "the bench count: {line}");
+        assert_eq!(cells[1], "2", "positions: {cells:?}");
+        assert_eq!(cells[5], "4242", "the bench count: {cells:?}");
         assert_eq!(
             cells[6],
             format!(
@@ -138,12 +150,7 @@ fn a_stopped_loop_records_the_shard_in_progress_and_ends() {
     let dir = scratch("stop");
     let binary = stand_in(&dir);
     let data = dir.join("data");
-    let mut child = Command::new("bash")
-        .arg(format!("{ROOT}/scripts/selfplay_loop.sh"))
-        .args(["t", "5", "6"])
-        .arg(&data)
-        .args(["--nodes", "300"])
-        .env("JIANGJUN", &binary)
+    let mut child = the_loop(&binary, &data)
         .env("STAND_IN_HOLD", "1")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -202,18 +209,17 @@ fn a_stopped_loop_records_the_shard_in_progress_and_ends() {
     assert!(status.success(), "{status}: {stderr}");
     assert!(stderr.contains("stopped at 3 positions"), "{stderr}");
 
-    let tsv = std::fs::read_to_string(data.join("shards.tsv")).unwrap();
-    let lines: Vec<&str> = tsv.lines().collect();
-    assert_eq!(lines.len(), 1, "{tsv}");
-    let cells: Vec<&str> = lines[0].split('\t').collect();
+    let lines = shard_lines(&data);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let cells = &lines[0];
     assert_eq!(cells[0], "t-s5.jjdata");
-    assert_eq!(cells[1], "3", "positions: {tsv}");
+    assert_eq!(cells[1], "3", "positions: {cells:?}");
     assert_eq!(
         cells[6],
         "jiangjun datagen --out t-s5.jjdata --seed 5 --positions 3 --threads 2 --quiet --nodes 300"
     );
     let cpu: f64 = cells[7].parse().unwrap_or(-1.0);
-    assert!(cpu >= 0.0, "CPU seconds: {tsv}");
+    assert!(cpu >= 0.0, "CPU seconds: {cells:?}");
     assert!(!data.join("t-s6.jjdata").exists(), "a second shard started");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -226,23 +232,18 @@ fn a_failed_datagen_ends_the_loop_with_its_status() {
     let dir = scratch("fail");
     let binary = stand_in(&dir);
     let data = dir.join("data");
-    let out = Command::new("bash")
-        .arg(format!("{ROOT}/scripts/selfplay_loop.sh"))
-        .args(["t", "5", "6"])
-        .arg(&data)
-        .args(["--nodes", "300"])
-        .env("JIANGJUN", &binary)
+    let out = the_loop(&binary, &data)
         .env("STAND_IN_FAIL", "1")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
-    let tsv = std::fs::read_to_string(data.join("shards.tsv")).unwrap();
-    let lines: Vec<&str> = tsv.lines().collect();
-    assert_eq!(lines.len(), 1, "{tsv}");
+    let lines = shard_lines(&data);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0][1], "2", "positions: {lines:?}");
     assert!(
-        lines[0].contains("--seed 5 --positions 2 --threads 2"),
-        "{tsv}"
+        lines[0][6].contains("--seed 5 --positions 2 --threads 2"),
+        "{lines:?}"
     );
     assert!(!data.join("t-s6.jjdata").exists(), "a second shard started");
     let _ = std::fs::remove_dir_all(&dir);
