@@ -94,6 +94,17 @@ fn pgn_time_use_replays_the_clocks_as_the_runner_keeps_them() {
         ),
         "{text}"
     );
+
+    // A file that is not there is named in one line, not a traceback.
+    let missing = dir.join("missing.pgn");
+    let out = common::python_script("pgn_time_use.py", &[missing.to_str().unwrap()]).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.starts_with("pgn_time_use: ") && err.contains("missing.pgn"),
+        "{err}"
+    );
+    assert!(!err.contains("Traceback"), "{err}");
 }
 
 /// One row of `go_latency.py --raw`: info1, best, max, over, nodes, depth.
