@@ -64,6 +64,15 @@ fn own_session() -> String {
     after.split(' ').nth(3).unwrap().to_string()
 }
 
+/// A scratch folder named `name` with the stand-in binary in it, and the
+/// data folder the loop is to write (not made yet).
+fn setup(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let binary = stand_in(&dir);
+    let data = dir.join("data");
+    (dir, binary, data)
+}
+
 /// The loop over seeds 5 and 6 of series `t` into `data`, with the stand-in
 /// binary and `--nodes 300` as the datagen's options.
 fn the_loop(binary: &Path, data: &Path) -> Command {
@@ -91,9 +100,7 @@ fn shard_lines(data: &Path) -> Vec<Vec<String>> {
 /// gets its line in `shards.tsv` with the command that makes it.
 #[test]
 fn the_loop_runs_in_its_own_lowered_session_and_records_each_shard() {
-    let dir = scratch("loop");
-    let binary = stand_in(&dir);
-    let data = dir.join("data");
+    let (dir, binary, data) = setup("loop");
     let autogroup = || std::fs::read_to_string("/proc/self/autogroup").ok();
     let before = autogroup();
     let out = the_loop(&binary, &data).output().unwrap();
@@ -147,9 +154,7 @@ fn the_loop_runs_in_its_own_lowered_session_and_records_each_shard() {
 /// and the CPU seconds, and starts no other shard.
 #[test]
 fn a_stopped_loop_records_the_shard_in_progress_and_ends() {
-    let dir = scratch("stop");
-    let binary = stand_in(&dir);
-    let data = dir.join("data");
+    let (dir, binary, data) = setup("stop");
     let mut child = the_loop(&binary, &data)
         .env("STAND_IN_HOLD", "1")
         .stdout(std::process::Stdio::null())
@@ -229,9 +234,7 @@ fn a_stopped_loop_records_the_shard_in_progress_and_ends() {
 /// cut short; no other shard is started.
 #[test]
 fn a_failed_datagen_ends_the_loop_with_its_status() {
-    let dir = scratch("fail");
-    let binary = stand_in(&dir);
-    let data = dir.join("data");
+    let (dir, binary, data) = setup("fail");
     let out = the_loop(&binary, &data)
         .env("STAND_IN_FAIL", "1")
         .output()
