@@ -55,16 +55,17 @@ cd "$dir"
 # (notes/2026-11-25-autogroup.md).
 echo 19 > /proc/self/autogroup 2>/dev/null || true
 bench=$(nice -n 19 "$jj" bench 2>&1 | sed -n 's/^Nodes searched *: *//p')
-# CPU seconds (user + system) of the children this shell has waited for:
-# bash's `times` prints them on its second line as `XmY.YYYs XmY.YYYs`. It
-# runs in this shell (a `$(...)` subshell would count only its own children).
+# CPU seconds (user + system) of the children this shell has waited for,
+# into `cpu_now`: bash's `times` prints them on its second line as
+# `XmY.YYYs XmY.YYYs`. It must run in this shell (in a `$(...)` subshell it
+# would count only the subshell's own children), so its output goes by a file.
 children_cpu() {
     times > .selfplay_loop.times
-    awk 'NR == 2 {
+    cpu_now=$(awk 'NR == 2 {
         t = 0
         for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
         printf "%.3f", t
-    }' .selfplay_loop.times
+    }' .selfplay_loop.times)
     rm -f .selfplay_loop.times
 }
 # A stop asked for by TERM, INT or HUP ends the shard in progress (datagen
@@ -94,8 +95,8 @@ for seed in $(seq "$first" "$last"); do
     fi
     args=(datagen --out "$out" --seed "$seed" --positions 1000000 --threads 2 --quiet "$@")
     start=$(date -u +%FT%TZ)
-    children_cpu > .selfplay_loop.cpu
-    cpu_before=$(< .selfplay_loop.cpu)
+    children_cpu
+    cpu_before=$cpu_now
     nice -n 19 "$jj" "${args[@]}" &
     child=$!
     # `wait` returns early (status above 128) when a trapped signal comes;
@@ -106,9 +107,8 @@ for seed in $(seq "$first" "$last"); do
         kill -0 "$child" 2> /dev/null || break
     done
     child=
-    children_cpu > .selfplay_loop.cpu
-    cpu=$(awk -v a="$cpu_before" -v b="$(< .selfplay_loop.cpu)" 'BEGIN { printf "%.1f", b - a }')
-    rm -f .selfplay_loop.cpu
+    children_cpu
+    cpu=$(awk -v a="$cpu_before" -v b="$cpu_now" 'BEGIN { printf "%.1f", b - a }')
     end=$(date -u +%FT%TZ)
     if [[ ! -e $out ]]; then
         echo "selfplay_loop: $out not written (status $status)" >&2
