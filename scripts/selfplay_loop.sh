@@ -31,9 +31,16 @@
 # `--positions` the count it holds (datagen stops after the game that reaches
 # its count, and the file holds whole games, so the shorter run writes the
 # same bytes).
+#
+# SELFPLAY_CPU_BUDGET=S in the environment: the series stops once its
+# shards' CPU seconds (its lines in shards.tsv, earlier runs' included)
+# reach S, and the shard that would pass S is asked for only the positions
+# the series' own rate says the rest takes (5 % more, so that it does pass):
+# the data of two recipes made in the same CPU time, as a match between the
+# nets trained on them asks (docs/nnue.md, "The loop").
 set -euo pipefail
 if [[ $# -lt 4 ]]; then
-    sed -n '2,33p' "$0" >&2
+    sed -n '2,40p' "$0" >&2
     exit 2
 fi
 # The autogroup belongs to the whole session: lowered from a shell's session it
@@ -68,6 +75,19 @@ children_cpu() {
     }' .selfplay_loop.times)
     rm -f .selfplay_loop.times
 }
+# With a CPU budget: into `budget_left`, `none` once this series' lines in
+# shards.tsv hold that many CPU seconds, else the positions of the next shard:
+# a whole one, or what the rest of the budget makes at the series' rate so far.
+series_cpu() {
+    budget_left=$(awk -F'\t' -v s="$series-s" -v b="$SELFPLAY_CPU_BUDGET" '
+        index($1, s) == 1 { c += $8; p += $2 }
+        END {
+            if (c >= b) { print "none"; exit }
+            n = 1000000
+            if (c > 0) { r = int((b - c) * p / c * 1.05) + 1; if (r < n) n = r }
+            print n
+        }' shards.tsv 2> /dev/null || echo 1000000)
+}
 # A stop asked for by TERM, INT or HUP ends the shard in progress (datagen
 # keeps whole games) and then the loop, after the shard's line is written.
 # The datagen runs in the background so that `wait` returns at the signal.
@@ -93,7 +113,16 @@ for seed in $(seq "$first" "$last"); do
     if [[ $stop == 1 ]]; then
         break
     fi
-    args=(datagen --out "$out" --seed "$seed" --positions 1000000 --threads 2 --quiet "$@")
+    asked=1000000
+    if [[ -n ${SELFPLAY_CPU_BUDGET:-} ]]; then
+        series_cpu
+        if [[ $budget_left == none ]]; then
+            echo "selfplay_loop: the series' CPU seconds reached the budget ($SELFPLAY_CPU_BUDGET)" >&2
+            break
+        fi
+        asked=$budget_left
+    fi
+    args=(datagen --out "$out" --seed "$seed" --positions "$asked" --threads 2 --quiet "$@")
     start=$(date -u +%FT%TZ)
     children_cpu
     cpu_before=$cpu_now

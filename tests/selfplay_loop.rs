@@ -251,3 +251,52 @@ fn a_failed_datagen_ends_the_loop_with_its_status() {
     assert!(!data.join("t-s6.jjdata").exists(), "a second shard started");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With `SELFPLAY_CPU_BUDGET`, the series' earlier lines in `shards.tsv`
+/// count: the next shard asks only for the positions the rest of the budget
+/// makes at the series' rate (5 % more), and a series whose lines already
+/// hold the budget starts no shard.
+#[test]
+fn a_cpu_budget_sizes_the_last_shard_and_then_ends_the_series() {
+    let (dir, binary, data) = setup("budget");
+    std::fs::create_dir_all(&data).unwrap();
+    // Series `t` has made 1,000 positions in 90 CPU seconds; another series'
+    // line must not count.
+    let earlier = "t-s1.jjdata\t1000\tsha\tstart\tend\t4242\tjiangjun datagen\t90.0\n\
+                   u-s1.jjdata\t5000\tsha\tstart\tend\t4242\tjiangjun datagen\t50.0\n";
+    std::fs::write(data.join("shards.tsv"), earlier).unwrap();
+    let out = the_loop(&binary, &data)
+        .env("SELFPLAY_CPU_BUDGET", "100")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines = shard_lines(&data);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    // 10 s left at 1,000 / 90 positions a second, 5 % more: 116.7, so 117;
+    // the stand-in takes no CPU time, so the next shard is asked the same.
+    for (cells, seed) in lines[2..].iter().zip([5, 6]) {
+        assert_eq!(
+            cells[6],
+            format!(
+                "jiangjun datagen --out t-s{seed}.jjdata --seed {seed} --positions 117 \
+                 --threads 2 --quiet --nodes 300"
+            )
+        );
+    }
+
+    // The series' lines reach the budget: nothing more is made (the shards'
+    // files gone, so that the loop does not skip their seeds as made).
+    for seed in [5, 6] {
+        std::fs::remove_file(data.join(format!("t-s{seed}.jjdata"))).unwrap();
+    }
+    let out = the_loop(&binary, &data)
+        .env("SELFPLAY_CPU_BUDGET", "90")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("reached the budget (90)"), "{stderr}");
+    assert_eq!(shard_lines(&data).len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
