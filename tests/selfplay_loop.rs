@@ -265,12 +265,17 @@ fn a_cpu_budget_sizes_the_last_shard_and_then_ends_the_series() {
     let earlier = "t-s1.jjdata\t1000\tsha\tstart\tend\t4242\tjiangjun datagen\t90.0\n\
                    u-s1.jjdata\t5000\tsha\tstart\tend\t4242\tjiangjun datagen\t50.0\n";
     std::fs::write(data.join("shards.tsv"), earlier).unwrap();
-    let out = the_loop(&binary, &data)
-        .env("SELFPLAY_CPU_BUDGET", "100")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    // The loop with a budget; it must succeed. Its stderr.
+    let with_budget = |budget: &str| {
+        let out = the_loop(&binary, &data)
+            .env("SELFPLAY_CPU_BUDGET", budget)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        stderr
+    };
+    with_budget("100");
     let lines = shard_lines(&data);
     assert_eq!(lines.len(), 4, "{lines:?}");
     // 10 s left at 1,000 / 90 positions a second, 5 % more: 116.7, so 117;
@@ -290,12 +295,7 @@ fn a_cpu_budget_sizes_the_last_shard_and_then_ends_the_series() {
     for seed in [5, 6] {
         std::fs::remove_file(data.join(format!("t-s{seed}.jjdata"))).unwrap();
     }
-    let out = the_loop(&binary, &data)
-        .env("SELFPLAY_CPU_BUDGET", "90")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let stderr = with_budget("90");
     assert!(stderr.contains("reached the budget (90)"), "{stderr}");
     assert_eq!(shard_lines(&data).len(), 4);
     let _ = std::fs::remove_dir_all(&dir);
