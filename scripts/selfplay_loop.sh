@@ -75,18 +75,22 @@ children_cpu() {
     }' .selfplay_loop.times)
     rm -f .selfplay_loop.times
 }
-# With a CPU budget: into `budget_left`, `none` once this series' lines in
-# shards.tsv hold that many CPU seconds, else the positions of the next shard:
-# a whole one, or what the rest of the budget makes at the series' rate so far.
-series_cpu() {
-    budget_left=$(awk -F'\t' -v s="$series-s" -v b="$SELFPLAY_CPU_BUDGET" '
+# With a CPU budget: into `budget_positions`, `none` once this series' lines
+# in shards.tsv hold that many CPU seconds, else the positions of the next
+# shard: a whole one, or what the rest of the budget makes at the series' rate
+# so far. No shards.tsv yet: a whole one (tested here, since awk's flavours
+# differ on a missing file: mawk stops, gawk may warn and run its END).
+budget_positions() {
+    budget_positions=1000000
+    [[ -e shards.tsv ]] || return 0
+    budget_positions=$(awk -F'\t' -v s="$series-s" -v b="$SELFPLAY_CPU_BUDGET" '
         index($1, s) == 1 { c += $8; p += $2 }
         END {
             if (c >= b) { print "none"; exit }
             n = 1000000
             if (c > 0) { r = int((b - c) * p / c * 1.05) + 1; if (r < n) n = r }
             print n
-        }' shards.tsv 2> /dev/null || echo 1000000)
+        }' shards.tsv)
 }
 # A stop asked for by TERM, INT or HUP ends the shard in progress (datagen
 # keeps whole games) and then the loop, after the shard's line is written.
@@ -115,12 +119,12 @@ for seed in $(seq "$first" "$last"); do
     fi
     asked=1000000
     if [[ -n ${SELFPLAY_CPU_BUDGET:-} ]]; then
-        series_cpu
-        if [[ $budget_left == none ]]; then
+        budget_positions
+        if [[ $budget_positions == none ]]; then
             echo "selfplay_loop: the series' CPU seconds reached the budget ($SELFPLAY_CPU_BUDGET)" >&2
             break
         fi
-        asked=$budget_left
+        asked=$budget_positions
     fi
     args=(datagen --out "$out" --seed "$seed" --positions "$asked" --threads 2 --quiet "$@")
     start=$(date -u +%FT%TZ)

@@ -252,19 +252,13 @@ fn a_failed_datagen_ends_the_loop_with_its_status() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// With `SELFPLAY_CPU_BUDGET`, the series' earlier lines in `shards.tsv`
-/// count: the next shard asks only for the positions the rest of the budget
+/// With `SELFPLAY_CPU_BUDGET`, a new series makes whole shards; the series'
+/// earlier lines in `shards.tsv` count: the next shard asks only for the positions the rest of the budget
 /// makes at the series' rate (5 % more), and a series whose lines already
 /// hold the budget starts no shard.
 #[test]
 fn a_cpu_budget_sizes_the_last_shard_and_then_ends_the_series() {
     let (dir, binary, data) = setup("budget");
-    std::fs::create_dir_all(&data).unwrap();
-    // Series `t` has made 1,000 positions in 90 CPU seconds; another series'
-    // line must not count.
-    let earlier = "t-s1.jjdata\t1000\tsha\tstart\tend\t4242\tjiangjun datagen\t90.0\n\
-                   u-s1.jjdata\t5000\tsha\tstart\tend\t4242\tjiangjun datagen\t50.0\n";
-    std::fs::write(data.join("shards.tsv"), earlier).unwrap();
     // The loop with a budget; it must succeed. Its stderr.
     let with_budget = |budget: &str| {
         let out = the_loop(&binary, &data)
@@ -275,6 +269,22 @@ fn a_cpu_budget_sizes_the_last_shard_and_then_ends_the_series() {
         assert!(out.status.success(), "{stderr}");
         stderr
     };
+    // A new series in a new folder (no shards.tsv yet): whole shards.
+    with_budget("100");
+    for (cells, seed) in shard_lines(&data).iter().zip([5, 6]) {
+        assert!(
+            cells[6].contains(&format!("--seed {seed} --positions 1000000 ")),
+            "{cells:?}"
+        );
+    }
+    std::fs::remove_dir_all(&data).unwrap();
+
+    std::fs::create_dir_all(&data).unwrap();
+    // Series `t` has made 1,000 positions in 90 CPU seconds; another series'
+    // line must not count.
+    let earlier = "t-s1.jjdata\t1000\tsha\tstart\tend\t4242\tjiangjun datagen\t90.0\n\
+                   u-s1.jjdata\t5000\tsha\tstart\tend\t4242\tjiangjun datagen\t50.0\n";
+    std::fs::write(data.join("shards.tsv"), earlier).unwrap();
     with_budget("100");
     let lines = shard_lines(&data);
     assert_eq!(lines.len(), 4, "{lines:?}");
