@@ -253,9 +253,9 @@ fn a_failed_datagen_ends_the_loop_with_its_status() {
 }
 
 /// With `SELFPLAY_CPU_BUDGET`, a new series makes whole shards; the series'
-/// earlier lines in `shards.tsv` count: the next shard asks only for the positions the rest of the budget
-/// makes at the series' rate (5 % more), and a series whose lines already
-/// hold the budget starts no shard.
+/// earlier lines in `shards.tsv` count: the next shard asks only for the
+/// positions the rest of the budget makes at the series' rate (5 % more), and
+/// a series whose lines already hold the budget starts no shard.
 #[test]
 fn a_cpu_budget_sizes_the_last_shard_and_then_ends_the_series() {
     let (dir, binary, data) = setup("budget");
@@ -271,7 +271,9 @@ fn a_cpu_budget_sizes_the_last_shard_and_then_ends_the_series() {
     };
     // A new series in a new folder (no shards.tsv yet): whole shards.
     with_budget("100");
-    for (cells, seed) in shard_lines(&data).iter().zip([5, 6]) {
+    let lines = shard_lines(&data);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for (cells, seed) in lines.iter().zip([5, 6]) {
         assert!(
             cells[6].contains(&format!("--seed {seed} --positions 1000000 ")),
             "{cells:?}"
