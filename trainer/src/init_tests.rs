@@ -111,6 +111,13 @@ fn the_command_goes_on_from_a_network() {
         "{} after, {start} before",
         val_loss(&summary)
     );
+    // The written file's loss is the one a run started from that file
+    // reports for its start: the net as the engine plays it.
+    let written = summary.written_val_loss.unwrap();
+    let mut again = checked.clone();
+    again.init = Some(checked.out.clone());
+    again.out = dir.join("again.nnue");
+    assert_eq!(Some(written), run(&again).unwrap().start_val_loss);
     assert_eq!(run(&args("plain.nnue", "1")).unwrap().start_val_loss, None);
 
     // A network of another architecture than the flags ask for is refused,

@@ -243,6 +243,10 @@ pub struct RunSummary {
     /// With `--init` and `--val-data`, the starting network's validation
     /// loss (before any step).
     pub start_val_loss: Option<f64>,
+    /// The validation loss of the file written, read back: what the
+    /// engine will play. The epochs report the float network's, which
+    /// differs from it by as much as two candidates may differ.
+    pub written_val_loss: Option<f64>,
     pub train_positions: usize,
     pub val_positions: usize,
     /// |engine − float| evaluation over (up to 1000) validation positions,
@@ -431,6 +435,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
             epochs: Vec::new(),
             best_epoch: None,
             start_val_loss: None,
+            written_val_loss: None,
             train_positions: 0,
             val_positions: 0,
             quantisation_error: QuantisationError::default(),
@@ -564,10 +569,24 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         nearest.max,
         err.max_eval
     ));
+    // Read back from the file, so that the figure is the written net's
+    // and not the float one's the epochs reported.
+    let written_val_loss = if val.is_empty() {
+        None
+    } else {
+        let written = model::FloatNet::from_network(&Network::load(&args.out)?);
+        let [l, score, result] =
+            train::mean_losses(&written, val, [config.lambda, 1.0, 0.0], config.k);
+        say(format!(
+            "the written file's val loss {l:.6} (score {score:.6}, result {result:.6})"
+        ));
+        Some(l)
+    };
     Ok(RunSummary {
         epochs: reports,
         best_epoch: best.map(|(_, epoch, _)| epoch),
         start_val_loss,
+        written_val_loss,
         train_positions: trained.train.len(),
         val_positions: val.len(),
         quantisation_error: err,
