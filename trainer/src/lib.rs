@@ -491,11 +491,8 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
     // must improve on.
     let mut start_val_loss = None;
     if let (true, Some(val)) = (args.init.is_some() || grew, &validation) {
-        let [l, score, result] =
-            train::mean_losses(&state.net, val, [config.lambda, 1.0, 0.0], config.k);
-        say(format!(
-            "the start's val loss {l:.6} (score {score:.6}, result {result:.6})"
-        ));
+        let (l, line) = val_loss_line(&state.net, val, &config);
+        say(format!("the start's {line}"));
         start_val_loss = Some(l);
     }
     let total = data.len();
@@ -575,11 +572,8 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         None
     } else {
         let written = model::FloatNet::from_network(&Network::load(&args.out)?);
-        let [l, score, result] =
-            train::mean_losses(&written, val, [config.lambda, 1.0, 0.0], config.k);
-        say(format!(
-            "the written file's val loss {l:.6} (score {score:.6}, result {result:.6})"
-        ));
+        let (l, line) = val_loss_line(&written, val, &config);
+        say(format!("the written file's {line}"));
         Some(l)
     };
     Ok(RunSummary {
@@ -591,6 +585,16 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
         val_positions: val.len(),
         quantisation_error: err,
     })
+}
+
+/// A network's validation loss at the run's λ, and the line that reports
+/// it with the score's and the result's alone (comparable across λ).
+fn val_loss_line(net: &model::FloatNet, val: &[Chunk], config: &TrainConfig) -> (f64, String) {
+    let [l, score, result] = train::mean_losses(net, val, [config.lambda, 1.0, 0.0], config.k);
+    (
+        l,
+        format!("val loss {l:.6} (score {score:.6}, result {result:.6})"),
+    )
 }
 
 #[cfg(test)]
