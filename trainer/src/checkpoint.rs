@@ -12,7 +12,10 @@
 //! four blocks more after the four (hidden-1 weights and biases, hidden-2
 //! weights and biases); a network without them is still written as
 //! version 2. Version 4 is version 3 with the skip path (`Arch::skip`):
-//! each net has two blocks more, its output weights and biases.
+//! each net has two blocks more, its output weights and biases. Version 5
+//! is version 2 with the side accumulator of threat squares (`Arch::side`):
+//! its width as a `u32` after the output buckets, and three blocks more
+//! in each net (its rows, biases and output weights).
 
 use crate::model::FloatNet;
 use crate::train::TrainState;
@@ -26,6 +29,8 @@ pub const VERSION: u32 = 2;
 pub const VERSION_HIDDEN: u32 = 3;
 /// The version of checkpoints of networks with hidden layers and a skip path.
 pub const VERSION_SKIP: u32 = 4;
+/// The version of checkpoints of networks with threat squares.
+pub const VERSION_SIDE: u32 = 5;
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -45,7 +50,9 @@ pub fn to_bytes(state: &TrainState) -> Vec<u8> {
     let mut out = Vec::with_capacity(48 + 3 * 4 * state.net.len());
     out.extend_from_slice(&MAGIC);
     let mut header = vec![
-        if arch.skip {
+        if arch.side != 0 {
+            VERSION_SIDE
+        } else if arch.skip {
             VERSION_SKIP
         } else if arch.has_hidden() {
             VERSION_HIDDEN
@@ -59,6 +66,9 @@ pub fn to_bytes(state: &TrainState) -> Vec<u8> {
     ];
     if arch.has_hidden() {
         header.extend([arch.hidden[0] as u32, arch.hidden[1] as u32]);
+    }
+    if arch.side != 0 {
+        header.push(arch.side as u32);
     }
     header.push(state.epoch as u32);
     for v in header {
@@ -92,7 +102,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, String> {
     // Version 1 has no feature set field: the header is 4 bytes shorter.
     let (features, at) = match version {
         1 => (FeatureSet::PieceSquare, 12),
-        2..=4 => {
+        2..=5 => {
             let id = u32_at(12)?;
             let set = u16::try_from(id)
                 .ok()
@@ -111,8 +121,15 @@ pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, String> {
     }
     let arch = Arch::new(features, u32_at(at + 4)? as usize, u32_at(at + 8)? as usize)
         .map_err(|e| e.to_string())?;
-    // Versions 3 and 4: the hidden sizes, then the rest as before.
-    let (arch, at) = if version >= VERSION_HIDDEN {
+    // Versions 3 and 4: the hidden sizes, then the rest as before; version
+    // 5: the side width.
+    let (arch, at) = if version == VERSION_SIDE {
+        let side = u32_at(at + 12)? as usize;
+        if side == 0 {
+            return Err("a version 5 checkpoint without threat squares".into());
+        }
+        (arch.with_side(side).map_err(|e| e.to_string())?, at + 4)
+    } else if version >= VERSION_HIDDEN {
         let (h1, h2) = (u32_at(at + 12)? as usize, u32_at(at + 16)? as usize);
         if h1 == 0 {
             return Err(format!(
@@ -263,6 +280,26 @@ mod tests {
         let mut bad = bytes.clone();
         bad[8..12].copy_from_slice(&3u32.to_le_bytes());
         assert!(from_bytes(&bad).unwrap_err().contains("bytes"));
+        // Threat squares: version 5, the width after the buckets, the
+        // three side blocks read back; a width of 0 refused.
+        let arch = Arch::new(FeatureSet::PieceSquare, 64, 2)
+            .and_then(|a| a.with_side(16))
+            .unwrap();
+        let mut sd = TrainState::with_arch(arch, 6);
+        sd.m.side_w[95_760 * 16 - 1] = 0.5;
+        sd.v.side_out[3] = 0.25;
+        sd.net.side_b[2] = -0.125;
+        let bytes = to_bytes(&sd);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 5);
+        assert_eq!(u32::from_le_bytes(bytes[28..32].try_into().unwrap()), 16);
+        assert_eq!(from_bytes(&bytes).unwrap(), sd);
+        let mut bad = bytes.clone();
+        bad[28..32].copy_from_slice(&0u32.to_le_bytes());
+        assert!(
+            from_bytes(&bad)
+                .unwrap_err()
+                .contains("without threat squares")
+        );
     }
 
     /// A version-1 checkpoint (no feature set field) still reads.

@@ -24,6 +24,9 @@ fn the_start_rounds_back_to_the_network_it_came_from() {
             .with_hidden(16, 32)
             .and_then(|a| a.with_skip())
             .unwrap(),
+        Arch::new(FeatureSet::PieceSquare, 128, 8)
+            .and_then(|a| a.with_side(16))
+            .unwrap(),
     ];
     for (seed, arch) in archs.into_iter().enumerate() {
         let net = Network::random_arch(arch, 40 + seed as u64);
@@ -391,5 +394,125 @@ fn the_command_grows_hidden_layers_and_trains_them() {
             .to_string()
             .contains("learning rates")
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Threat squares grown beside a net's first layer (`--grow-from` with
+/// `--threat-squares`): the quantised grown net evaluates every position of
+/// 40 seeded random games exactly as the old one, for the built-in net and
+/// a random king-bucket net; so does its float model, up to the engine's
+/// rounding. Its side rows start random, its side output at zero.
+#[test]
+fn threat_squares_grown_beside_the_first_layer_are_exact() {
+    let mut nets = vec![Network::random_arch(
+        Arch::new(FeatureSet::KingBucket9, 128, 4).unwrap(),
+        8,
+    )];
+    let builtin = jiangjun_engine::nnue::default_network().expect("a network is built in");
+    nets.push((*builtin).clone());
+    for old in nets {
+        let float = crate::side::grow(
+            &FloatNet::from_network(&old),
+            16,
+            &mut crate::rng::Rng::new(3),
+        )
+        .unwrap();
+        let grown = float.quantise();
+        assert_eq!(grown.arch(), old.arch().with_side(16).unwrap());
+        assert_eq!(Network::from_bytes(&grown.to_bytes()).unwrap(), grown);
+        assert!(float.side_w.iter().filter(|&&w| w != 0.0).count() > 1_000_000);
+        assert!(float.side_out.iter().all(|&w| w == 0.0));
+        let mut positions = 0;
+        let mut values = std::collections::HashSet::new();
+        for game in 0..40u64 {
+            let mut rng = xiangqi::rng::SplitMix64::new(game ^ 0x5eed);
+            let mut board = Board::startpos();
+            for _ in 0..150 {
+                let stm = board.side_to_move();
+                let [a, b] = [&old, &grown]
+                    .map(|net| evaluate(net, &Accumulator::from_board(net, &board), stm));
+                assert_eq!(a, b, "{}: {}", old.arch(), board.to_fen());
+                let f = float.evaluate_board(&board);
+                assert!((f - a as f32).abs() < 1.5, "float {f}, engine {a}");
+                values.insert(a);
+                positions += 1;
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                board.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(
+            positions > 5_000 && values.len() > 500,
+            "{positions} positions, {} values",
+            values.len()
+        );
+    }
+    // A net that has them already, or hidden layers, is refused.
+    let with_side = Arch::new(FeatureSet::PieceSquare, 64, 1)
+        .and_then(|a| a.with_side(16))
+        .unwrap();
+    let layered = Arch::new(FeatureSet::PieceSquare, 64, 1)
+        .and_then(|a| a.with_hidden(8, 8))
+        .unwrap();
+    for arch in [with_side, layered] {
+        let f = FloatNet::from_network(&Network::random_arch(arch, 1));
+        assert!(crate::side::grow(&f, 16, &mut crate::rng::Rng::new(1)).is_err());
+    }
+}
+
+/// The command: `--grow-from NET --threat-squares 16 --epochs 0` writes the
+/// grown net (version 4, the old net's evaluation); with data, training
+/// starts at the old net's validation loss, goes below it, and moves the
+/// side output weights off zero; a trained side net goes on with `--init`.
+#[test]
+fn the_command_grows_threat_squares_and_trains_them() {
+    let old = Network::random_arch(Arch::new(FeatureSet::PieceSquare, 128, 2).unwrap(), 11);
+    let (dir, old_path, untrained) =
+        untrained_growth("jj-train-side", &old, &["--threat-squares", "16"]);
+    let out = untrained.out.clone();
+    run(&untrained).unwrap();
+    let grown = Network::load(&out).unwrap();
+    assert_eq!(grown.arch().side, 16);
+    assert_eq!(
+        u16::from_le_bytes(grown.to_bytes()[8..10].try_into().unwrap()),
+        4
+    );
+    let board = Board::startpos();
+    let eval = |net: &Network| {
+        evaluate(
+            net,
+            &Accumulator::from_board(net, &board),
+            board.side_to_move(),
+        )
+    };
+    assert_eq!(eval(&grown), eval(&old));
+    let trained = on_synthetic_data(&untrained, &dir, 2, 43);
+    let summary = run(&trained).unwrap();
+    let start = summary.start_val_loss.unwrap();
+    let mut init = trained.clone();
+    init.grow_from = None;
+    init.threat_squares = None;
+    init.init = Some(old_path);
+    init.hidden = 128;
+    init.output_buckets = 2;
+    init.epochs = 1;
+    init.out = dir.join("init.nnue");
+    assert_eq!(Some(start), run(&init).unwrap().start_val_loss);
+    let after = summary.epochs.last().unwrap().val_loss.unwrap();
+    assert!(after < start, "{after} after two epochs, {start} before");
+    let trained_net = Network::load(&out).unwrap();
+    let side_out: i64 = (0..2)
+        .flat_map(|b| trained_net.side_output(b).iter().map(|&w| (w as i64).abs()))
+        .sum();
+    assert!(side_out > 0, "the side output stayed at zero");
+    // A trained side net starts again from its own weights.
+    let mut again = init.clone();
+    again.init = Some(out.clone());
+    again.threat_squares = Some(16);
+    again.out = dir.join("again.nnue");
+    let resumed = run(&again).unwrap();
+    assert_eq!(resumed.start_val_loss, summary.written_val_loss);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -34,9 +34,11 @@
 
 pub mod checkpoint;
 pub mod data;
+pub mod inputs;
 pub mod model;
 pub mod quantise;
 pub mod rng;
+pub mod side;
 pub mod stack;
 pub mod synth;
 pub mod train;
@@ -120,9 +122,10 @@ pub struct Args {
     #[arg(long)]
     pub tie_mirrored: bool,
     /// The hidden layers' learning rate as a multiple of `--lr` (they and
-    /// their output layer; not the first layer or the skip path): layers
-    /// grown fresh beside a trained net learn at a fresh net's rate while
-    /// the trained layers go on at a fine-tuning one.
+    /// their output layer, or the side accumulator of `--threat-squares`
+    /// and its output weights; not the first layer or the skip path):
+    /// layers grown fresh beside a trained net learn at a fresh net's rate
+    /// while the trained layers go on at a fine-tuning one.
     #[arg(long, default_value_t = 1.0)]
     pub hidden_lr_scale: f32,
     /// Checkpoint written after every epoch (default: OUT.ckpt).
@@ -179,6 +182,14 @@ pub struct Args {
     /// halves then feed them through their pairwise product. Default none.
     #[arg(long, value_parser = parse_hidden_layers)]
     pub hidden_layers: Option<[usize; 2]>,
+    /// A side accumulator of this many units (16..=64, a multiple of 16)
+    /// over threat squares, inputs that name the attacker's square
+    /// (`nnue::side`, 95,760 of them), its output added to the first
+    /// layer's; for networks without hidden layers. With `--grow-from` it
+    /// grows beside the net's first layer with its output weights at zero,
+    /// so the grown net evaluates exactly as the old one. Default none.
+    #[arg(long, conflicts_with = "hidden_layers")]
+    pub threat_squares: Option<usize>,
 }
 
 fn parse_hidden_layers(s: &str) -> Result<[usize; 2], String> {
@@ -205,6 +216,7 @@ impl Args {
         let [h1, h2] = self.hidden_layers.unwrap_or([0, 0]);
         Arch::new(self.features, self.hidden, self.output_buckets)
             .and_then(|a| a.with_hidden(h1, h2))
+            .and_then(|a| a.with_side(self.threat_squares.unwrap_or(0)))
             .map_err(|e| TrainError::Config(e.to_string()))
     }
 
@@ -399,15 +411,20 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
             };
             let net = jiangjun_engine::nnue::grow(&old, to)?;
             let mut float = FloatNet::from_network(&net);
-            let net = match args.hidden_layers {
-                Some([h1, h2]) => {
+            let net = match (args.hidden_layers, args.threat_squares) {
+                (Some([h1, h2]), _) => {
                     let mut rng = rng::Rng::new(config.seed ^ 0x57ac_0000_0000_0001);
                     float = float
                         .grow_stack(h1, h2, &mut rng)
                         .map_err(TrainError::Config)?;
                     float.quantise()
                 }
-                None => net,
+                (None, Some(width)) => {
+                    let mut rng = rng::Rng::new(config.seed ^ 0x51de_0000_0000_0001);
+                    float = side::grow(&float, width, &mut rng).map_err(TrainError::Config)?;
+                    float.quantise()
+                }
+                (None, None) => net,
             };
             say(format!(
                 "grew {} ({}) into {}",

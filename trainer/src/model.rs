@@ -28,15 +28,15 @@
 //! threat rows, [`OUT_LIMIT`], [`OUT_BIAS_LIMIT`]).
 
 use crate::data::Chunk;
+pub use crate::inputs::{Inputs, MAX_INPUTS};
 use crate::rng::Rng;
+use crate::side;
 use crate::stack::{self, HIDDEN_B_LIMIT, HIDDEN_W_LIMIT, STACK_OUT_LIMIT};
-use jiangjun_engine::nnue::features::MAX_ACTIVE;
+use jiangjun_engine::nnue::side::SIDE_INPUTS;
 use jiangjun_engine::nnue::stack::{MAX_HIDDEN_WEIGHT, QACT, QH, QO};
-use jiangjun_engine::nnue::threats::{MAX_THREAT_WEIGHT, MAX_THREATS, ThreatList};
-use jiangjun_engine::nnue::{
-    Arch, FeatureSet, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, Network, QA, QB, SCALE, output_bucket,
-};
-use xiangqi::{Board, Color, FILES, Piece, PieceKind, SQUARES, Square};
+use jiangjun_engine::nnue::threats::MAX_THREAT_WEIGHT;
+use jiangjun_engine::nnue::{Arch, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, Network, QA, QB, SCALE};
+use xiangqi::Board;
 
 /// Largest first-layer weight or bias: quantises to at most `MAX_L1_WEIGHT`.
 pub const L1_LIMIT: f32 = MAX_L1_WEIGHT as f32 / QA as f32;
@@ -46,118 +46,6 @@ pub const THREAT_LIMIT: f32 = MAX_THREAT_WEIGHT as f32 / QA as f32;
 pub const OUT_LIMIT: f32 = MAX_OUT_WEIGHT as f32 / QB as f32;
 /// Largest output bias: quantises into an `i16`.
 pub const OUT_BIAS_LIMIT: f32 = i16::MAX as f32 / (QA * QB) as f32;
-
-/// Most active inputs per perspective: a piece-square input per piece,
-/// then a threat input per attack.
-pub const MAX_INPUTS: usize = MAX_ACTIVE + MAX_THREATS;
-
-/// The active inputs of one position from both perspectives.
-#[derive(Clone, Debug)]
-pub struct Inputs {
-    /// Features from the side to move's perspective, then the other's.
-    pub us: [u16; MAX_INPUTS],
-    pub them: [u16; MAX_INPUTS],
-    /// Active features per perspective (the same for both).
-    pub len: usize,
-    /// Number of pieces (for the output bucket).
-    pub pieces: usize,
-    pub side_to_move: Color,
-}
-
-impl Inputs {
-    /// The inputs of a list of pieces in feature set `set`.
-    fn of_pieces(set: FeatureSet, side_to_move: Color, pieces: &[(Piece, Square)]) -> Inputs {
-        let views = set.views_of(pieces);
-        let (us, them) = (side_to_move, side_to_move.flip());
-        let n = pieces.len().min(MAX_ACTIVE);
-        let mut inp = Inputs {
-            us: [0; MAX_INPUTS],
-            them: [0; MAX_INPUTS],
-            len: n,
-            pieces: n,
-            side_to_move,
-        };
-        for (i, &(piece, sq)) in pieces.iter().take(MAX_ACTIVE).enumerate() {
-            inp.us[i] = set.index(us, views[us.index()], piece, sq) as u16;
-            inp.them[i] = set.index(them, views[them.index()], piece, sq) as u16;
-        }
-        if set.has_threats() {
-            let mut squares = [0u8; SQUARES];
-            for &(piece, sq) in &pieces[..n] {
-                squares[sq.index()] = piece.index() as u8 + 1;
-            }
-            for &e in ThreatList::of(&squares).as_slice() {
-                inp.us[inp.len] = set.threat_index(us, e) as u16;
-                inp.them[inp.len] = set.threat_index(them, e) as u16;
-                inp.len += 1;
-            }
-        }
-        inp
-    }
-
-    /// The inputs of a packed record (already checked by the reader).
-    #[inline(always)]
-    pub fn from_chunk(set: FeatureSet, chunk: &Chunk) -> Inputs {
-        Inputs::from_chunk_mirrored(set, chunk, false)
-    }
-
-    /// The inputs of a packed record, or of its mirror image left to right
-    /// (file `f` to `8 − f`) when `mirror`. Xiangqi's rules are symmetric
-    /// under that mirror, so the mirrored position has the same score and
-    /// result: training on both doubles the data for free.
-    #[inline(always)]
-    pub fn from_chunk_mirrored(set: FeatureSet, chunk: &Chunk, mirror: bool) -> Inputs {
-        let mut pieces = [(
-            Piece::new(Color::Red, PieceKind::King),
-            Square::from_index_unchecked(0),
-        ); MAX_ACTIVE];
-        let mut n = 0;
-        // Sixteen squares (a u64 of nibbles) at a time, visiting only the
-        // occupied ones through a mask of non-zero nibbles: the square by
-        // square loop, a branch per square, was an eighth of the training
-        // time. The pieces still come in square order.
-        for word in 0..SQUARES.div_ceil(16) {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(&chunk[8 * word..8 * word + 8]);
-            let mut w = u64::from_le_bytes(bytes);
-            let squares = (SQUARES - 16 * word).min(16);
-            if squares < 16 {
-                // The last word runs into the flags and the score.
-                w &= (1u64 << (4 * squares)) - 1;
-            }
-            let mut occupied = (w | w >> 1 | w >> 2 | w >> 3) & 0x1111_1111_1111_1111;
-            while occupied != 0 && n < MAX_ACTIVE {
-                let bit = occupied.trailing_zeros();
-                occupied &= occupied - 1;
-                let s = 16 * word + bit as usize / 4;
-                let i = ((w >> bit) & 0x0f) as usize - 1;
-                let piece = Piece::new(Color::from_index(i / 7), PieceKind::from_index(i % 7));
-                let sq = if mirror {
-                    s - s % FILES + (FILES - 1 - s % FILES)
-                } else {
-                    s
-                };
-                pieces[n] = (piece, Square::from_index_unchecked(sq));
-                n += 1;
-            }
-        }
-        let side = Color::from_index((chunk[45] & 1) as usize);
-        Inputs::of_pieces(set, side, &pieces[..n])
-    }
-
-    /// The inputs of a board.
-    pub fn from_board(set: FeatureSet, board: &Board) -> Inputs {
-        let mut pieces = Vec::with_capacity(MAX_ACTIVE);
-        jiangjun_engine::nnue::features::for_each_piece(board, |p, sq| pieces.push((p, sq)));
-        Inputs::of_pieces(set, board.side_to_move(), &pieces)
-    }
-
-    /// The output bucket among `buckets`.
-    #[inline]
-    pub fn bucket(&self, buckets: usize) -> usize {
-        output_bucket(self.pieces, buckets)
-    }
-}
 
 /// Clamp every value of `v` into `±limit`.
 fn clamp(v: &mut [f32], limit: f32) {
@@ -196,12 +84,22 @@ pub struct FloatNet {
     /// and `out_b` of a network without hidden layers.
     pub skip_w: Vec<f32>,
     pub skip_b: Vec<f32>,
+    /// The side accumulator of threat squares (`Arch::side`; empty
+    /// without): rows `SIDE_INPUTS × side`, input-major, biases `side`,
+    /// output weights `buckets × 2·side` (the side to move's half first),
+    /// its SCReLU output added to the first layer's ([`crate::side`]).
+    pub side_w: Vec<f32>,
+    pub side_b: Vec<f32>,
+    pub side_out: Vec<f32>,
 }
 
-/// The first layer's values of one position for both perspectives (`L1` each).
+/// The first layer's values of one position for both perspectives (`L1`
+/// each), and the side accumulator's (`side` each; empty without one).
 pub struct Hidden {
     pub us: Vec<f32>,
     pub them: Vec<f32>,
+    pub side_us: Vec<f32>,
+    pub side_them: Vec<f32>,
 }
 
 impl FloatNet {
@@ -222,6 +120,9 @@ impl FloatNet {
             h2_b: vec![0.0; buckets * h2],
             skip_w: vec![0.0; skip * 2 * l1],
             skip_b: vec![0.0; skip],
+            side_w: vec![0.0; SIDE_INPUTS * arch.side],
+            side_b: vec![0.0; arch.side],
+            side_out: vec![0.0; buckets * 2 * arch.side],
         }
     }
 
@@ -272,6 +173,7 @@ impl FloatNet {
         }
         net.h1_b.fill(0.1);
         net.h2_b.fill(0.1);
+        side::randomise(&mut net, rng);
         net
     }
 
@@ -284,7 +186,11 @@ impl FloatNet {
     /// The inputs of a packed record, mirrored if asked, for this network.
     #[inline(always)]
     pub fn inputs(&self, chunk: &Chunk, mirror: bool) -> Inputs {
-        Inputs::from_chunk_mirrored(self.arch.features, chunk, mirror)
+        let mut inp = Inputs::from_chunk_mirrored(self.arch.features, chunk, mirror);
+        if self.arch.side != 0 {
+            inp.add_side();
+        }
+        inp
     }
 
     /// The output bucket of `inp`.
@@ -312,9 +218,12 @@ impl FloatNet {
     #[inline(always)]
     pub fn hidden(&self, inp: &Inputs) -> Hidden {
         let l1 = self.l1();
+        let (side_us, side_them) = side::values(self, inp);
         let mut h = Hidden {
             us: vec![0.0; l1],
             them: vec![0.0; l1],
+            side_us,
+            side_them,
         };
         // A tile of the sums at a time, held in registers while every
         // active row is added to it: each sum is loaded and stored once
@@ -351,7 +260,7 @@ impl FloatNet {
             return stack::forward(&self.stack(), &h.us, &h.them, bucket).out
                 + self.skip_output(h, bucket);
         }
-        self.screlu_output(h, &self.out_w, &self.out_b, bucket)
+        self.screlu_output(h, &self.out_w, &self.out_b, bucket) + side::output(self, h, bucket)
     }
 
     /// The skip path's output (0 without it).
@@ -388,7 +297,11 @@ impl FloatNet {
 
     /// The evaluation of a board.
     pub fn evaluate_board(&self, board: &Board) -> f32 {
-        self.evaluate(&Inputs::from_board(self.arch.features, board))
+        let mut inp = Inputs::from_board(self.arch.features, board);
+        if self.arch.side != 0 {
+            inp.add_side();
+        }
+        self.evaluate(&inp)
     }
 
     /// Keep every weight inside the range that quantises within the
@@ -399,6 +312,7 @@ impl FloatNet {
         let (piece_rows, threat_rows) = self.l1_w.split_at_mut(n);
         clamp(piece_rows, L1_LIMIT);
         clamp(threat_rows, THREAT_LIMIT);
+        clamp(&mut self.side_w, L1_LIMIT);
         self.clip_dense();
     }
 
@@ -431,6 +345,8 @@ impl FloatNet {
             clamp(&mut self.out_w, OUT_LIMIT);
             clamp(&mut self.out_b, OUT_BIAS_LIMIT);
         }
+        clamp(&mut self.side_b, L1_LIMIT);
+        clamp(&mut self.side_out, OUT_LIMIT);
     }
 
     /// The engine's integer network (weights outside the limits are clipped).
@@ -466,6 +382,13 @@ impl FloatNet {
             blocks.extend([
                 q(w, QB as f32, MAX_OUT_WEIGHT),
                 q(b, (QA * QB) as f32, i16::MAX),
+            ]);
+        }
+        if self.arch.side != 0 {
+            blocks.extend([
+                q(&self.side_w, QA as f32, MAX_L1_WEIGHT),
+                q(&self.side_b, QA as f32, MAX_L1_WEIGHT),
+                q(&self.side_out, QB as f32, MAX_OUT_WEIGHT),
             ]);
         }
         let blocks: Vec<&[i16]> = blocks.iter().map(|b| &b[..]).collect();
@@ -524,6 +447,7 @@ impl FloatNet {
             }
             f.out_b[bucket] = net.output_bias(bucket) as f32 / (QA * QB) as f32;
         }
+        side::from_network(&mut f, net);
         f
     }
 
@@ -548,7 +472,7 @@ impl FloatNet {
     /// and biases (empty without hidden layers, so such a checkpoint is
     /// what it was before they existed), then the skip path's output
     /// weights and biases (empty without it).
-    pub fn blocks(&self) -> [&[f32]; 10] {
+    pub fn blocks(&self) -> [&[f32]; 13] {
         [
             &self.l1_w,
             &self.l1_b,
@@ -560,11 +484,14 @@ impl FloatNet {
             &self.h2_b,
             &self.skip_w,
             &self.skip_b,
+            &self.side_w,
+            &self.side_b,
+            &self.side_out,
         ]
     }
 
     /// The parameter blocks, mutable.
-    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 10] {
+    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 13] {
         [
             &mut self.l1_w,
             &mut self.l1_b,
@@ -576,6 +503,9 @@ impl FloatNet {
             &mut self.h2_b,
             &mut self.skip_w,
             &mut self.skip_b,
+            &mut self.side_w,
+            &mut self.side_b,
+            &mut self.side_out,
         ]
     }
 }
@@ -583,103 +513,7 @@ impl FloatNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiangjun_engine::nnue::{Accumulator, evaluate};
-
-    #[test]
-    fn inputs_of_a_record_and_of_its_board_agree() {
-        for set in FeatureSet::ALL {
-            record_and_board_agree_in(set);
-        }
-    }
-
-    fn record_and_board_agree_in(set: FeatureSet) {
-        let board = Board::from_fen(
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 1",
-        )
-        .unwrap();
-        let rec = crate::data::Record::from_board(&board, crate::data::GameResult::Draw, 0);
-        let (a, b) = (
-            Inputs::from_chunk(set, &rec.pack()),
-            Inputs::from_board(set, &board),
-        );
-        assert_eq!(a.len, b.len);
-        assert_eq!(a.us, b.us);
-        assert_eq!(a.them, b.them);
-        assert_eq!(a.side_to_move, Color::Black);
-        let mut us: Vec<usize> = a.us[..a.len].iter().map(|&f| f as usize).collect();
-        us.sort_unstable();
-        let mut expected =
-            jiangjun_engine::nnue::features::active_features(set, &board, Color::Black);
-        expected.sort_unstable();
-        assert_eq!(us, expected);
-        assert_eq!(a.pieces, 28);
-        assert_eq!(a.len > a.pieces, set.has_threats());
-    }
-
-    /// The decoder, which visits only occupied squares a word at a time,
-    /// gives exactly what the record's pieces in square order give (order
-    /// included: it fixes the order of the float sums), mirrored or not,
-    /// on thousands of random positions of either side to move (the last
-    /// word of squares shares its bytes with the side and the score).
-    #[test]
-    fn the_fast_decoder_reads_every_piece_in_square_order() {
-        let mut checked = 0;
-        crate::synth::generate(3000, 7, |rec| {
-            let chunk = rec.pack();
-            for mirror in [false, true] {
-                // The record's pieces in its square order, where the
-                // decoder meets them (mirroring moves each within its rank).
-                let mut pieces = Vec::new();
-                rec.for_each_piece(|p, sq| {
-                    let s = sq.index();
-                    let s = if mirror { s - s % 9 + (8 - s % 9) } else { s };
-                    pieces.push((p, Square::from_index_unchecked(s)));
-                });
-                for set in FeatureSet::ALL {
-                    let fast = Inputs::from_chunk_mirrored(set, &chunk, mirror);
-                    let slow = Inputs::of_pieces(set, rec.side_to_move, &pieces);
-                    assert_eq!(fast.len, slow.len, "{}", rec.to_fen());
-                    assert_eq!(fast.us, slow.us, "{}", rec.to_fen());
-                    assert_eq!(fast.them, slow.them, "{}", rec.to_fen());
-                    assert_eq!(fast.pieces, slow.pieces);
-                }
-            }
-            checked += 1;
-        });
-        assert_eq!(checked, 3000);
-    }
-
-    /// A record's mirrored inputs are those of the mirrored board.
-    #[test]
-    fn mirrored_inputs_are_the_mirrored_board() {
-        for set in FeatureSet::ALL {
-            mirrored_inputs_in(set);
-        }
-    }
-
-    fn mirrored_inputs_in(set: FeatureSet) {
-        let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 1";
-        let mirrored = "3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 b - - 0 1";
-        let rec = crate::data::Record::from_board(
-            &Board::from_fen(fen).unwrap(),
-            crate::data::GameResult::Draw,
-            0,
-        );
-        let a = Inputs::from_chunk_mirrored(set, &rec.pack(), true);
-        let b = Inputs::from_board(set, &Board::from_fen(mirrored).unwrap());
-        let sorted = |v: &[u16]| {
-            let mut v = v.to_vec();
-            v.sort_unstable();
-            v
-        };
-        assert_eq!(a.len, b.len);
-        assert_eq!(sorted(&a.us[..a.len]), sorted(&b.us[..b.len]));
-        assert_eq!(sorted(&a.them[..a.len]), sorted(&b.them[..b.len]));
-        assert_ne!(
-            sorted(&a.us[..a.len]),
-            sorted(&Inputs::from_chunk(set, &rec.pack()).us[..a.len])
-        );
-    }
+    use jiangjun_engine::nnue::{Accumulator, FeatureSet, evaluate};
 
     /// Weights that are exact multiples of the quantisation steps quantise
     /// without rounding: the engine then differs only by its truncations.

@@ -21,12 +21,15 @@
 //! otherwise be fitted closely and generalise badly). `c_j(x)` are the
 //! engine's own clamped accumulator values, so the refit also absorbs the
 //! first layer's rounding. Only the output layer and bias change; the first layer is
-//! rounded to nearest. A network with hidden layers is rounded to nearest
+//! rounded to nearest. A side accumulator of threat squares is rounded to
+//! nearest too, and its integer share of each output is taken from the
+//! float output the refit aims at, so the refit absorbs its rounding as well. A network with hidden layers is rounded to nearest
 //! throughout (its output layer reads the hidden layers, not the
 //! accumulator).
 
 use crate::data::{Chunk, Record};
 use crate::model::FloatNet;
+use jiangjun_engine::nnue::side::screlu_sum;
 use jiangjun_engine::nnue::{Accumulator, MAX_OUT_WEIGHT, Network, QA, QB};
 use xiangqi::{Piece, Square};
 
@@ -69,7 +72,10 @@ pub fn quantise_calibrated(net: &FloatNet, calibration: &[Chunk]) -> Network {
     let l1_w: Vec<i16> = (0..net.arch.inputs())
         .flat_map(|f| base.l1_row(f).to_vec())
         .collect();
-    Network::new(net.arch, &l1_w, base.l1_bias(), &out_w, &out_b)
+    // The side accumulator's blocks (if any) as nearest rounding made them.
+    let mut blocks: Vec<&[i16]> = vec![&l1_w, base.l1_bias(), &out_w, &out_b];
+    blocks.extend(base.blocks().into_iter().skip(4));
+    Network::from_blocks(net.arch, &blocks)
         .expect("calibrated weights keep the engine's shape and limits")
 }
 
@@ -162,7 +168,13 @@ impl Activations {
             }
             let b = net.bucket(&inp);
             rows[b].push(row);
-            target[b].push(net.output(&net.hidden(&inp), b) as f64);
+            // What the output layer must add to the side accumulator's
+            // integer share (none without one).
+            let side = acc.side_part().map_or(0.0, |part| {
+                screlu_sum(part, stm, base.side_output(b), QA) as f64
+                    / (QA as f64 * QA as f64 * QB as f64)
+            });
+            target[b].push(net.output(&net.hidden(&inp), b) as f64 - side);
         }
         Activations { rows, target }
     }

@@ -34,6 +34,7 @@
 use crate::data::Chunk;
 use crate::model::{FloatNet, Hidden, screlu};
 use crate::rng::Rng;
+use crate::side;
 use crate::stack;
 use jiangjun_engine::nnue::simd::dispatch;
 use jiangjun_engine::nnue::{Arch, FeatureSet, Network, SCALE};
@@ -317,6 +318,8 @@ struct Grad {
     /// Scratch: d loss / d first-layer output, per perspective.
     d_us: Vec<f32>,
     d_them: Vec<f32>,
+    /// The side accumulator's (empty without one).
+    side: side::SideGrad,
     loss: f64,
 }
 
@@ -324,6 +327,7 @@ impl Grad {
     fn new(arch: Arch) -> Grad {
         let (l1, inputs) = (arch.l1, arch.inputs());
         let shape = FloatNet::zeros(arch);
+        let side = side::SideGrad::new(&shape);
         Grad {
             l1,
             l1_w: vec![0.0; inputs * l1],
@@ -340,6 +344,7 @@ impl Grad {
             skip_b: shape.skip_b,
             d_us: vec![0.0; l1],
             d_them: vec![0.0; l1],
+            side,
             loss: 0.0,
         }
     }
@@ -385,6 +390,7 @@ impl Grad {
         ] {
             g.fill(0.0);
         }
+        self.side.reset();
         self.loss = 0.0;
     }
 
@@ -439,6 +445,7 @@ impl Grad {
             let b = (&mut self.out_w[..], &mut self.out_b[..]);
             let d = (&mut self.d_us[..], &mut self.d_them[..]);
             screlu_backward(l1, &h, &net.out_w, b, bucket, g, d, false);
+            self.side.accumulate(net, &inp, &h, bucket, g);
         }
         let (d_us, d_them) = (&self.d_us, &self.d_them);
         for ((b, &u), &t) in self.l1_b.iter_mut().zip(d_us).zip(d_them) {
@@ -496,7 +503,7 @@ const EPSILON: f32 = 1e-8;
 /// Adam on one slice of weights with its moments and gradient (already
 /// averaged); `lr_t` includes the bias correction.
 #[inline(always)]
-fn adam(w: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32) {
+pub(crate) fn adam(w: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32) {
     for i in 0..w.len() {
         m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
         v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
@@ -651,6 +658,11 @@ impl Trainer {
                     },
                 );
             });
+        let sides: Vec<&side::SideGrad> = grads.iter().map(|g| &g.side).collect();
+        // The side accumulator, grown fresh beside a trained net, learns
+        // at the hidden layers' rate.
+        let side_lr = lr_t * self.config.hidden_lr_scale;
+        side::step(&mut st.net, (&mut st.m, &mut st.v), &sides, scale, side_lr);
         st.net.clip_dense();
         self.grads.par_iter_mut().for_each(Grad::reset);
         loss

@@ -25,6 +25,10 @@ fn gradients_match_finite_differences() {
             .with_hidden(8, 16)
             .and_then(|a| a.with_skip())
             .unwrap(),
+        // Threat squares beside the first layer.
+        Arch::new(jiangjun_engine::nnue::FeatureSet::PieceSquare, 64, 2)
+            .and_then(|a| a.with_side(16))
+            .unwrap(),
     ] {
         gradients_match_in(arch);
     }
@@ -68,10 +72,18 @@ fn gradients_match_in(arch: Arch) {
         &grad.h2_b,
         &grad.skip_w,
         &grad.skip_b,
+        &grad.side.rows,
+        &grad.side.bias,
+        &grad.side.out,
     ];
     for (block, g) in analytic.into_iter().enumerate() {
         if g.is_empty() {
-            assert!(!net.arch.has_hidden() || (!net.arch.skip && block >= 8));
+            let side_block = block >= 10;
+            assert!(if side_block {
+                net.arch.side == 0
+            } else {
+                !net.arch.has_hidden() || (!net.arch.skip && block >= 8)
+            });
             continue;
         }
         let i = largest(g);
@@ -100,8 +112,19 @@ fn gradients_match_in(arch: Arch) {
             assert!(grad.l1_w[f * l1..(f + 1) * l1].iter().all(|&x| x == 0.0));
         }
     }
+    // So for the side accumulator's rows.
+    let w = net.arch.side;
+    for i in 0..grad.side.touched.len() {
+        if !grad.side.touched[i] {
+            assert!(grad.side.rows[i * w..(i + 1) * w].iter().all(|&x| x == 0.0));
+        }
+    }
+    if w != 0 {
+        assert!(grad.side.touched.iter().filter(|&&t| t).count() > 100);
+    }
     grad.reset();
     assert!(grad.l1_w.iter().all(|&x| x == 0.0) && grad.rows.is_empty());
+    assert!(grad.side.rows.iter().all(|&x| x == 0.0));
 }
 
 #[test]

@@ -36,6 +36,7 @@ use super::finny::RefreshCache;
 use super::network::Network;
 use super::output;
 use super::rows::{MAX_ROWS, apply_rows, by_width, width};
+use super::side::{self, SidePart};
 use super::simd;
 use super::threats::{self, Squares, ThreatList};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
@@ -153,6 +154,8 @@ pub struct Accumulator {
     pieces: u32,
     /// The threat inputs' part, for a feature set that has them.
     threats: Option<Box<ThreatPart>>,
+    /// The side accumulator of threat squares, for a network that has one.
+    side: Option<Box<SidePart>>,
 }
 
 impl Accumulator {
@@ -163,6 +166,7 @@ impl Accumulator {
             views: [View::default(); 2],
             pieces: 0,
             threats: None,
+            side: None,
         }
     }
 
@@ -198,14 +202,31 @@ impl Accumulator {
             self.refresh_half(net, p, views[p.index()], pieces);
         }
         self.pieces = pieces.len() as u32;
+        let mut squares: Squares = [0; xiangqi::SQUARES];
+        for &(p, sq) in pieces {
+            squares[sq.index()] = p.index() as u8 + 1;
+        }
         if net.features().has_threats() {
-            let mut squares: Squares = [0; xiangqi::SQUARES];
-            for &(p, sq) in pieces {
-                squares[sq.index()] = p.index() as u8 + 1;
-            }
             self.refresh_threats(net, &squares);
         } else {
             self.threats = None;
+        }
+        self.side = (net.arch().side != 0).then(|| Box::new(SidePart::new(net, &squares)));
+    }
+
+    /// Become `parent`'s side accumulator after `mv`. Nothing without one.
+    #[inline(always)]
+    fn update_side(&mut self, parent: &Accumulator, net: &Network, mv: Move) {
+        match (parent.side.as_deref(), &mut self.side) {
+            (None, mine) => *mine = None,
+            (Some(old), Some(mine)) => {
+                mine.update_from(old, net, mv.from().index(), mv.to().index())
+            }
+            (Some(old), mine @ None) => {
+                let mut part = Box::new(old.clone());
+                part.update_from(old, net, mv.from().index(), mv.to().index());
+                *mine = Some(part);
+            }
         }
     }
 
@@ -378,6 +399,12 @@ impl Accumulator {
         &all[perspective.index() * l1..(perspective.index() + 1) * l1]
     }
 
+    /// The side accumulator of threat squares, for a network that has one.
+    #[inline(always)]
+    pub fn side_part(&self) -> Option<&SidePart> {
+        self.side.as_deref()
+    }
+
     /// The view `perspective`'s half was computed in.
     #[inline(always)]
     pub fn view(&self, perspective: Color) -> View {
@@ -448,6 +475,7 @@ impl Accumulator {
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
         self.update_threats(parent, net, mv);
+        self.update_side(parent, net, mv);
     }
 
     /// Become `parent` after `piece` moved by `mv` (capturing `captured`),
@@ -468,6 +496,7 @@ impl Accumulator {
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
         self.update_threats(parent, net, mv);
+        self.update_side(parent, net, mv);
     }
 
     /// `perspective`'s half: `parent`'s, `piece` moved by `mv` (capturing
@@ -691,6 +720,7 @@ impl AccumulatorStack {
                     child.values.resize(parent.values.len(), 0);
                     child.values.copy_from_slice(&parent.values);
                     child.threats.clone_from(&parent.threats);
+                    child.side.clone_from(&parent.side);
                 }
             }
             self.pending[i] = Pending::Done;
@@ -722,7 +752,11 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
 pub(crate) fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
     let (us, them) = (acc.values(side_to_move), acc.values(side_to_move.flip()));
     let bucket = acc.output_bucket(net);
-    by_width!(net.l1(), output::evaluate_n, net, us, them, bucket)
+    let side = match acc.side.as_deref() {
+        Some(part) => side::screlu_sum(part, side_to_move, net.side_output(bucket), super::QA),
+        None => 0,
+    };
+    by_width!(net.l1(), output::evaluate_n, net, us, them, bucket, side)
 }
 
 #[cfg(test)]

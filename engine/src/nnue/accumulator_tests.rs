@@ -35,6 +35,20 @@ fn networks() -> Vec<Network> {
             Arch::new(FeatureSet::KingBucket6Threats, 192, 2).unwrap(),
             8,
         ),
+        // Threat squares beside the first layer: the side accumulator,
+        // updated as the pieces move, with and without king buckets.
+        Network::random_arch(
+            Arch::new(FeatureSet::PieceSquare, 128, 8)
+                .and_then(|a| a.with_side(16))
+                .unwrap(),
+            9,
+        ),
+        Network::random_arch(
+            Arch::new(FeatureSet::KingBucket3, 64, 3)
+                .and_then(|a| a.with_side(32))
+                .unwrap(),
+            10,
+        ),
     ]
 }
 

@@ -7,6 +7,7 @@
 //! network it is given decides which (net 2 is [`Arch::NET2`]).
 
 use super::features::FeatureSet;
+use super::side::{MAX_SIDE, SIDE_INPUTS, SIDE_STEP};
 use std::fmt;
 
 /// The first bytes of every network file.
@@ -21,6 +22,10 @@ pub(super) const VERSION_HIDDEN: u16 = 2;
 /// accumulator's SCReLU output layer of version 1 (`Arch::skip`), the two
 /// outputs added: what a net without hidden layers grows into exactly.
 pub(super) const VERSION_SKIP: u16 = 3;
+/// The format version of networks without hidden layers and with the side
+/// accumulator of threat squares (`Arch::side`); the header's byte 30
+/// gives its width.
+pub(super) const VERSION_SIDE: u16 = 4;
 /// Length of the header before the payload.
 pub(super) const HEADER_LEN: usize = 48;
 
@@ -54,6 +59,10 @@ pub struct Arch {
     /// output per bucket as a network without them does (the skip path),
     /// added to the hidden layers' output (version 3 files).
     pub skip: bool,
+    /// Units per perspective of the side accumulator of threat squares
+    /// (`side`; 0: none), whose SCReLU output adds to the first layer's
+    /// (version 4 files, only without hidden layers).
+    pub side: usize,
 }
 
 impl Arch {
@@ -64,6 +73,7 @@ impl Arch {
         output_buckets: 1,
         hidden: [0, 0],
         skip: false,
+        side: 0,
     };
 
     /// An architecture, if the engine supports it.
@@ -88,6 +98,7 @@ impl Arch {
             output_buckets,
             hidden: [0, 0],
             skip: false,
+            side: 0,
         })
     }
 
@@ -109,9 +120,39 @@ impl Arch {
                 }
             }
         }
+        if h1 != 0 && self.side != 0 {
+            return Err(NnueError::Unsupported {
+                what: "hidden layers beside threat squares",
+                found: h1 as u64,
+                allowed: "none: the side accumulator is for networks without hidden layers",
+            });
+        }
         Ok(Arch {
             hidden: [h1, h2],
             skip: self.skip && h1 != 0,
+            ..self
+        })
+    }
+
+    /// This architecture (which must have no hidden layers) with a side
+    /// accumulator of `width` units of threat squares (0: none).
+    pub fn with_side(self, width: usize) -> Result<Arch, NnueError> {
+        if width != 0 && (!width.is_multiple_of(SIDE_STEP) || width > MAX_SIDE) {
+            return Err(NnueError::Unsupported {
+                what: "threat-square width",
+                found: width as u64,
+                allowed: "a multiple of 16 from 16 to 64",
+            });
+        }
+        if width != 0 && self.has_hidden() {
+            return Err(NnueError::Unsupported {
+                what: "threat squares beside hidden layers",
+                found: width as u64,
+                allowed: "none: the side accumulator is for networks without hidden layers",
+            });
+        }
+        Ok(Arch {
+            side: width,
             ..self
         })
     }
@@ -137,7 +178,9 @@ impl Arch {
 
     /// The file format version of this architecture.
     pub const fn version(&self) -> u16 {
-        if self.skip {
+        if self.side != 0 {
+            VERSION_SIDE
+        } else if self.skip {
             VERSION_SKIP
         } else if self.has_hidden() {
             VERSION_HIDDEN
@@ -164,10 +207,16 @@ impl Arch {
         self.features.inputs()
     }
 
+    /// `i16` values of the side accumulator and its output: its rows, its
+    /// biases and per bucket `2 · side` output weights (0 without it).
+    pub const fn side_values(&self) -> usize {
+        self.side * (SIDE_INPUTS + 1 + 2 * self.output_buckets)
+    }
+
     /// Number of `i16` values in the file's payload.
     pub const fn payload_values(&self) -> usize {
         let (l1, b) = (self.l1, self.output_buckets);
-        self.inputs() * l1 + l1 + b * self.stack_values()
+        self.inputs() * l1 + l1 + b * self.stack_values() + self.side_values()
     }
 
     /// Length of the payload in bytes.
@@ -197,14 +246,20 @@ impl Arch {
             output_buckets: MAX_OUTPUT_BUCKETS,
             hidden: [0, 0],
             skip: false,
+            side: 0,
         };
         let deepest = Arch {
             hidden: [MAX_HIDDEN, MAX_HIDDEN],
             skip: true,
             ..widest
         };
-        let (a, b) = (widest.file_len(), deepest.file_len());
-        if a > b { a } else { b }
+        let beside = Arch {
+            side: MAX_SIDE,
+            ..widest
+        };
+        let (a, b, c) = (widest.file_len(), deepest.file_len(), beside.file_len());
+        let ab = if a > b { a } else { b };
+        if ab > c { ab } else { c }
     }
 }
 
@@ -215,11 +270,19 @@ impl fmt::Display for Arch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} ({} inputs) x {} -> ",
+            "{} ({} inputs) x {} ",
             self.features,
             self.inputs(),
             self.l1
         )?;
+        if self.side != 0 {
+            write!(
+                f,
+                "+ threat squares ({SIDE_INPUTS} inputs) x {} ",
+                self.side
+            )?;
+        }
+        write!(f, "-> ")?;
         if self.has_hidden() {
             write!(f, "{} -> {} ", self.hidden[0], self.hidden[1])?;
             write!(f, "{}-> ", if self.skip { "(+ skip) " } else { "" })?;
@@ -242,8 +305,8 @@ pub enum NnueError {
     BadMagic { kind: String },
     #[error(
         "network file version {found} is not supported (this engine reads version {VERSION}, \
-         {VERSION_HIDDEN} for nets with hidden layers and {VERSION_SKIP} for hidden layers with \
-         a skip path)"
+         {VERSION_HIDDEN} for nets with hidden layers, {VERSION_SKIP} for hidden layers with \
+         a skip path and {VERSION_SIDE} for threat squares)"
     )]
     UnsupportedVersion { found: u16 },
     #[error(
@@ -329,15 +392,18 @@ mod tests {
             let e = Arch::new(FeatureSet::PieceSquare, l1, buckets).unwrap_err();
             assert!(e.to_string().contains("not supported"), "{e}");
         }
-        // The largest: 25,200 inputs x 2048, then 64 and 64 hidden units
-        // per bucket and the skip path, about 108 MB.
+        // With hidden layers the largest: 25,200 inputs x 2048, then 64
+        // and 64 hidden units per bucket and the skip path, about 108 MB.
         let widest = Arch::new(FeatureSet::KingBucket6Threats, MAX_L1, MAX_OUTPUT_BUCKETS).unwrap();
         let deepest = widest
             .with_hidden(MAX_HIDDEN, MAX_HIDDEN)
             .and_then(|a| a.with_skip())
             .unwrap();
         assert!(deepest.file_len() > widest.file_len());
-        assert_eq!(Arch::max_file_len(), deepest.file_len());
+        // Threat squares 64 wide beside the widest first layer, about 116 MB.
+        let beside = widest.with_side(MAX_SIDE).unwrap();
+        assert!(beside.file_len() > deepest.file_len());
+        assert_eq!(Arch::max_file_len(), beside.file_len());
         assert!(Arch::max_file_len() < 128 << 20);
         let t = Arch::new(FeatureSet::PieceSquareThreats, 512, 8).unwrap();
         assert_eq!(

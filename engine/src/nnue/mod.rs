@@ -116,6 +116,7 @@ mod network;
 mod output;
 mod quant;
 mod rows;
+pub mod side;
 pub mod simd;
 pub mod stack;
 pub mod threats;
@@ -251,6 +252,7 @@ impl fmt::Display for EvalSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use side::SideWeights;
     use xiangqi::{Board, Color};
 
     /// The integer formula computed the slow, obvious way.
@@ -279,11 +281,34 @@ mod tests {
                 sum += c * c * w[half * l1 + j] as i64;
             }
         }
+        // The side accumulator's units, into the same sum.
+        let width = net.arch().side;
+        let attacks = side::AttackList::of(&features::squares_of(board));
+        for (half, persp) in [stm, stm.flip()].into_iter().enumerate() {
+            for j in 0..width {
+                let mut v = net.side_bias()[j] as i64;
+                for &a in attacks.as_slice() {
+                    if let Some(i) = side::side_index(persp, a) {
+                        v += net.side_row(i)[j] as i64;
+                    }
+                }
+                let c = v.clamp(0, QA as i64);
+                sum += c * c * net.side_output(bucket)[half * width + j] as i64;
+            }
+        }
         (sum / QA as i64 + net.output_bias(bucket) as i64) * SCALE as i64 / (QA as i64 * QB as i64)
     }
 
-    fn test_networks() -> [Network; 4] {
+    fn test_networks() -> [Network; 6] {
+        let psq = Arch::new(FeatureSet::PieceSquare, 256, 8).unwrap();
         [
+            Network::random_arch(psq.with_side(16).unwrap(), 10),
+            Network::random_arch(
+                Arch::new(FeatureSet::KingBucket9, 128, 3)
+                    .and_then(|a| a.with_side(64))
+                    .unwrap(),
+                11,
+            ),
             Network::random(7),
             Network::random_arch(Arch::new(FeatureSet::KingBucket6, 512, 8).unwrap(), 7),
             Network::random_arch(Arch::new(FeatureSet::KingBucket6, 192, 3).unwrap(), 8),

@@ -11,7 +11,7 @@
 //! | 16..20  | `u32` L1, accumulator units per perspective (64..=2048, a multiple of 64) |
 //! | 20..24  | `u32` output buckets (1..=16)                          |
 //! | 24..26  | `u16` QA · 26..28 `u16` QB · 28..30 `u16` SCALE        |
-//! | 30, 31  | version 1: reserved, 0; versions 2 and 3: `u8` H1 and `u8` H2, the hidden layer sizes (8..=64, multiples of 8) |
+//! | 30, 31  | version 1: reserved, 0; versions 2 and 3: `u8` H1 and `u8` H2, the hidden layer sizes (8..=64, multiples of 8); version 4: `u8` the side accumulator's width (16..=64, a multiple of 16), then 0 |
 //! | 32..40  | `u64` payload length in bytes                          |
 //! | 40..48  | `u64` FNV-1a 64-bit hash of the payload                |
 //! | 48..    | payload: `i16` values                                  |
@@ -33,7 +33,11 @@
 //! without hidden layers grows into one with them exactly by keeping its
 //! output layer as the skip path, the hidden layers' output at zero.
 //! Any feature set may have hidden layers: the threat inputs and the
-//! hidden layers are independent of each other.
+//! hidden layers are independent of each other. Version 4 is version 1
+//! followed by the side accumulator of threat squares (`side`): its rows
+//! (`SIDE_INPUTS × side`, input-major), its biases (`side`) and its output
+//! weights per bucket (`buckets × 2·side`, the side to move's half first),
+//! all within ±`MAX_L1_WEIGHT` but the output weights (±`MAX_OUT_WEIGHT`).
 //!
 //! The header chooses the architecture ([`Arch`]): the feature set, L1,
 //! the bucket count and the hidden sizes may be anything the engine
@@ -45,12 +49,15 @@
 use super::arch::{Arch, NnueError};
 use super::features::FeatureSet;
 use super::quant::{MAX_HIDDEN_WEIGHT, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
+use super::side::{SIDE_INPUTS, SideWeights};
 use super::threats::MAX_THREAT_WEIGHT;
 use crate::large_pages::LargeBuf;
 use std::path::Path;
 use xiangqi::rng::{GAMMA, SplitMix64};
 
-pub(super) use super::arch::{HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN, VERSION_SKIP};
+pub(super) use super::arch::{
+    HEADER_LEN, MAGIC, VERSION, VERSION_HIDDEN, VERSION_SIDE, VERSION_SKIP,
+};
 
 /// A quantised network (see the module docs of `nnue` for the arithmetic).
 /// Every instance satisfies the weight limits, so evaluation never overflows.
@@ -75,6 +82,12 @@ pub struct Network {
     /// `buckets × 2·L1` and `buckets`, as `out_weights` of a version 1 net.
     skip_weights: Box<[i16]>,
     skip_bias: Box<[i16]>,
+    /// The side accumulator of threat squares (`Arch::side`; empty
+    /// without): rows `SIDE_INPUTS × side`, biases `side`, output weights
+    /// `buckets × 2·side`.
+    side_rows: Box<[i16]>,
+    side_bias: Box<[i16]>,
+    side_out: Box<[i16]>,
 }
 
 impl std::fmt::Debug for Network {
@@ -142,8 +155,9 @@ impl Network {
     /// weights and biases, output weights and biases), eight with them
     /// (first-layer weights and biases, hidden-1 weights and biases,
     /// hidden-2 weights and biases, output weights and biases), ten with
-    /// the skip path (its output weights and biases last). Checks the
-    /// lengths and the weight limits.
+    /// the skip path (its output weights and biases last), seven with the
+    /// side accumulator (its rows, biases and output weights after the
+    /// four). Checks the lengths and the weight limits.
     pub fn from_blocks(arch: Arch, blocks: &[&[i16]]) -> Result<Network, NnueError> {
         let checked = Arch::new(arch.features, arch.l1, arch.output_buckets)?
             .with_hidden(arch.hidden[0], arch.hidden[1])?;
@@ -151,7 +165,8 @@ impl Network {
             checked.with_skip()?
         } else {
             checked
-        };
+        }
+        .with_side(arch.side)?;
         let (l1, buckets, [h1, h2]) = (arch.l1, arch.output_buckets, arch.hidden);
         let mut expected: Vec<(&'static str, usize)> = if arch.has_hidden() {
             vec![
@@ -176,6 +191,14 @@ impl Network {
             expected.extend([
                 ("skip output weights", buckets * 2 * l1),
                 ("skip output biases", buckets),
+            ]);
+        }
+        let side = arch.side;
+        if side != 0 {
+            expected.extend([
+                ("threat-square weights", SIDE_INPUTS * side),
+                ("threat-square biases", side),
+                ("threat-square output weights", buckets * 2 * side),
             ]);
         }
         if blocks.len() != expected.len() {
@@ -217,7 +240,15 @@ impl Network {
             check_range("skip output weights", blocks[8], MAX_OUT_WEIGHT)?;
             (blocks[8].into(), blocks[9].into())
         } else {
-            (empty.clone(), empty)
+            (empty.clone(), empty.clone())
+        };
+        let (side_rows, side_bias, side_out) = if side != 0 {
+            check_range("threat-square weights", blocks[4], MAX_L1_WEIGHT)?;
+            check_range("threat-square biases", blocks[5], MAX_L1_WEIGHT)?;
+            check_range("threat-square output weights", blocks[6], MAX_OUT_WEIGHT)?;
+            (blocks[4].into(), blocks[5].into(), blocks[6].into())
+        } else {
+            (empty.clone(), empty.clone(), empty)
         };
         Ok(Network {
             arch,
@@ -230,6 +261,9 @@ impl Network {
             out_bias: blocks[out + 1].into(),
             skip_weights,
             skip_bias,
+            side_rows,
+            side_bias,
+            side_out,
         })
     }
 
@@ -247,6 +281,9 @@ impl Network {
         v.extend([&*self.out_weights, &self.out_bias]);
         if self.arch.skip {
             v.extend([&*self.skip_weights, &self.skip_bias]);
+        }
+        if self.arch.side != 0 {
+            v.extend([&*self.side_rows, &self.side_bias, &self.side_out]);
         }
         v
     }
@@ -293,6 +330,12 @@ impl Network {
         if arch.skip {
             blocks.push(block(buckets * 2 * l1, MAX_OUT_WEIGHT as i32, 0));
             blocks.push(block(buckets, 1000, 0));
+        }
+        if arch.side != 0 {
+            // About half the side units above zero, as the first layer's.
+            blocks.push(block(SIDE_INPUTS * arch.side, 48, 0));
+            blocks.push(block(arch.side, 64, 64));
+            blocks.push(block(buckets * 2 * arch.side, MAX_OUT_WEIGHT as i32, 0));
         }
         let blocks: Vec<&[i16]> = blocks.iter().map(|b| &b[..]).collect();
         Network::from_blocks(arch, &blocks).expect("random weights are within the limits")
@@ -389,6 +432,14 @@ impl Network {
         ))
     }
 
+    /// The side accumulator's output weights of `bucket`: the side to
+    /// move's `side` units, then the other's (empty without it).
+    #[inline(always)]
+    pub fn side_output(&self, bucket: usize) -> &[i16] {
+        let w = 2 * self.arch.side;
+        &self.side_out[bucket * w..(bucket + 1) * w]
+    }
+
     /// Length of this network's file.
     pub fn file_len(&self) -> usize {
         self.arch.file_len()
@@ -414,8 +465,13 @@ impl Network {
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u16).to_le_bytes());
-        // Zero in version 1 (reserved); the hidden sizes in versions 2 and 3.
-        out.extend_from_slice(&[self.arch.hidden[0] as u8, self.arch.hidden[1] as u8]);
+        // Zero in version 1 (reserved); the hidden sizes in versions 2 and
+        // 3; the side width and 0 in version 4.
+        let sizes = match self.arch.side {
+            0 => [self.arch.hidden[0] as u8, self.arch.hidden[1] as u8],
+            w => [w as u8, 0],
+        };
+        out.extend_from_slice(&sizes);
         out.extend_from_slice(&(payload_len as u64).to_le_bytes());
         out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
         debug_assert_eq!(out.len(), HEADER_LEN);
@@ -429,7 +485,7 @@ impl Network {
         let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
         let u32_at = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]) as u64;
         let version = u16_at(8);
-        if ![VERSION, VERSION_HIDDEN, VERSION_SKIP].contains(&version) {
+        if ![VERSION, VERSION_HIDDEN, VERSION_SKIP, VERSION_SIDE].contains(&version) {
             return Err(NnueError::UnsupportedVersion { found: version });
         }
         let features = FeatureSet::from_id(u16_at(10))
@@ -461,6 +517,15 @@ impl Network {
                 });
             }
             arch
+        } else if version == VERSION_SIDE {
+            if h[30] == 0 || h[31] != 0 {
+                return Err(NnueError::Unsupported {
+                    what: "threat-square width in a version 4 file",
+                    found: u16_at(30) as u64,
+                    allowed: "a width from 16 to 64, a multiple of 16 (byte 30), then 0",
+                });
+            }
+            arch.with_side(h[30] as usize)?
         } else {
             let (h1, h2) = (h[30] as usize, h[31] as usize);
             if h1 == 0 || h2 == 0 {
@@ -542,6 +607,9 @@ impl Network {
         if arch.skip {
             lens.extend([b * 2 * l1, b]);
         }
+        if arch.side != 0 {
+            lens.extend([SIDE_INPUTS * arch.side, arch.side, b * 2 * arch.side]);
+        }
         let mut rest = &values[..];
         let mut blocks = Vec::with_capacity(lens.len());
         for &n in &lens {
@@ -615,6 +683,24 @@ fn file_kind(bytes: &[u8]) -> String {
             "an unknown kind of file (its first bytes are {}; a network starts with JJNNUE)",
             hex.join(" ")
         )
+    }
+}
+
+impl SideWeights for Network {
+    #[inline(always)]
+    fn side_width(&self) -> usize {
+        self.arch.side
+    }
+
+    #[inline(always)]
+    fn side_row(&self, index: usize) -> &[i16] {
+        let w = self.arch.side;
+        &self.side_rows[index * w..(index + 1) * w]
+    }
+
+    #[inline(always)]
+    fn side_bias(&self) -> &[i16] {
+        &self.side_bias
     }
 }
 

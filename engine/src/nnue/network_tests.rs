@@ -45,13 +45,55 @@ fn rejects_wrong_magic() {
 #[test]
 fn rejects_other_versions() {
     let mut b = file();
-    b[8..10].copy_from_slice(&4u16.to_le_bytes());
+    b[8..10].copy_from_slice(&5u16.to_le_bytes());
     let e = Network::from_bytes(&b).unwrap_err();
     assert!(
-        matches!(e, NnueError::UnsupportedVersion { found: 4 }),
+        matches!(e, NnueError::UnsupportedVersion { found: 5 }),
         "{e}"
     );
-    assert!(e.to_string().contains("version 4 is not supported"), "{e}");
+    assert!(e.to_string().contains("version 5 is not supported"), "{e}");
+}
+
+/// A net with threat squares is a version 4 file with the side width in
+/// byte 30, its three blocks after version 1's, and reads back the same;
+/// a width of 0, one not a multiple of 16, a byte 31 not 0 or a version 1
+/// header on its payload are refused with the reason.
+#[test]
+fn threat_squares_round_trip() {
+    let arch = Arch::new(FeatureSet::PieceSquare, 128, 8)
+        .and_then(|a| a.with_side(16))
+        .unwrap();
+    let net = Network::random_arch(arch, 12);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), arch.file_len());
+    assert_eq!(
+        arch.payload_values(),
+        1260 * 128 + 128 + 8 * 257 + 95_760 * 16 + 16 + 8 * 32
+    );
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION_SIDE);
+    assert_eq!(&bytes[30..32], &[16, 0]);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(back.to_bytes(), bytes);
+    assert_eq!(
+        arch.to_string(),
+        "psq (1260 inputs) x 128 + threat squares (95760 inputs) x 16 -> 8 output buckets"
+    );
+    for (at, value, why) in [
+        (30, 0, "threat-square width"),
+        (31, 1, "threat-square width"),
+        (30, 24, "threat-square width"),
+        (8, 1, "reserved header field"),
+    ] {
+        let mut b = bytes.clone();
+        b[at] = value;
+        let e = Network::from_bytes(&b).unwrap_err().to_string();
+        assert!(e.contains(why), "byte {at} = {value}: {e}");
+    }
+    // Hidden layers and threat squares do not go together.
+    assert!(arch.with_hidden(16, 32).is_err());
+    assert!(hidden_arch().with_side(16).is_err());
+    assert!(Arch::max_file_len() >= arch.with_side(64).unwrap().file_len());
 }
 
 fn hidden_arch() -> Arch {
