@@ -53,8 +53,12 @@ fn a_net_with_hidden_layers_loads_and_a_corrupt_one_is_refused() {
     bad_size[30] = 12;
     let bad_size = scratch_file("hidden-bad-size.nnue", &bad_size);
     let mut bad_version = bytes.clone();
-    bad_version[8..10].copy_from_slice(&4u16.to_le_bytes());
+    bad_version[8..10].copy_from_slice(&5u16.to_le_bytes());
     let bad_version = scratch_file("hidden-bad-version.nnue", &bad_version);
+    // Version 4 is threat squares: its width byte cannot be these sizes.
+    let mut as_side = bytes.clone();
+    as_side[8..10].copy_from_slice(&4u16.to_le_bytes());
+    let as_side = scratch_file("hidden-as-side.nnue", &as_side);
 
     let mut e = EngineProcess::start();
     e.send("uci");
@@ -79,7 +83,8 @@ fn a_net_with_hidden_layers_loads_and_a_corrupt_one_is_refused() {
 
     for (path, reason) in [
         (&bad_size, "first hidden layer size 12 is not supported"),
-        (&bad_version, "version 4 is not supported"),
+        (&bad_version, "version 5 is not supported"),
+        (&as_side, "threat-square width in a version 4 file"),
     ] {
         let lines = set(
             &mut e,

@@ -411,12 +411,9 @@ fn threat_squares_grown_beside_the_first_layer_are_exact() {
     let builtin = jiangjun_engine::nnue::default_network().expect("a network is built in");
     nets.push((*builtin).clone());
     for old in nets {
-        let float = crate::side::grow(
-            &FloatNet::from_network(&old),
-            16,
-            &mut crate::rng::Rng::new(3),
-        )
-        .unwrap();
+        let float = FloatNet::from_network(&old)
+            .grow_side(16, &mut crate::rng::Rng::new(3))
+            .unwrap();
         let grown = float.quantise();
         assert_eq!(grown.arch(), old.arch().with_side(16).unwrap());
         assert_eq!(Network::from_bytes(&grown.to_bytes()).unwrap(), grown);
@@ -458,7 +455,7 @@ fn threat_squares_grown_beside_the_first_layer_are_exact() {
         .unwrap();
     for arch in [with_side, layered] {
         let f = FloatNet::from_network(&Network::random_arch(arch, 1));
-        assert!(crate::side::grow(&f, 16, &mut crate::rng::Rng::new(1)).is_err());
+        assert!(f.grow_side(16, &mut crate::rng::Rng::new(1)).is_err());
     }
 }
 

@@ -32,6 +32,8 @@
 //! cargo run --release -p jiangjun-trainer --example synth -- --out synth.jjdata --count 1000000
 //! ```
 
+pub mod activation;
+pub mod adam;
 pub mod checkpoint;
 pub mod data;
 pub mod inputs;
@@ -421,7 +423,9 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
                 }
                 (None, Some(width)) => {
                     let mut rng = rng::Rng::new(config.seed ^ 0x51de_0000_0000_0001);
-                    float = side::grow(&float, width, &mut rng).map_err(TrainError::Config)?;
+                    float = float
+                        .grow_side(width, &mut rng)
+                        .map_err(TrainError::Config)?;
                     float.quantise()
                 }
                 (None, None) => net,

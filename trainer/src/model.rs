@@ -27,6 +27,7 @@
 //! quantise within the engine's limits ([`L1_LIMIT`], [`THREAT_LIMIT`] for
 //! threat rows, [`OUT_LIMIT`], [`OUT_BIAS_LIMIT`]).
 
+pub use crate::activation::screlu;
 use crate::data::Chunk;
 pub use crate::inputs::{Inputs, MAX_INPUTS};
 use crate::rng::Rng;
@@ -50,13 +51,6 @@ pub const OUT_BIAS_LIMIT: f32 = i16::MAX as f32 / (QA * QB) as f32;
 /// Clamp every value of `v` into `±limit`.
 fn clamp(v: &mut [f32], limit: f32) {
     v.iter_mut().for_each(|w| *w = w.clamp(-limit, limit));
-}
-
-/// SCReLU on floats: `clamp(x, 0, 1)²`.
-#[inline(always)]
-pub fn screlu(x: f32) -> f32 {
-    let c = x.clamp(0.0, 1.0);
-    c * c
 }
 
 /// First-layer values summed at a time by [`FloatNet::hidden`]: 64 `f32`,
@@ -173,8 +167,50 @@ impl FloatNet {
         }
         net.h1_b.fill(0.1);
         net.h2_b.fill(0.1);
-        side::randomise(&mut net, rng);
+        let w = net.arch.side;
+        side::randomise(
+            w,
+            (&mut net.side_w, &mut net.side_b, &mut net.side_out),
+            rng,
+        );
         net
+    }
+
+    /// The side accumulator's weights, for [`side`]'s passes.
+    #[inline(always)]
+    pub fn side(&self) -> side::SideParams<'_> {
+        side::SideParams {
+            width: self.arch.side,
+            rows: &self.side_w,
+            bias: &self.side_b,
+            out: &self.side_out,
+        }
+    }
+
+    /// This network (without hidden layers or a side accumulator) with a
+    /// side accumulator of threat squares of `width` units beside its first
+    /// layer: the rows random, the output weights zero, so that the grown
+    /// net evaluates exactly as this one (float and quantised) until
+    /// training moves them.
+    pub fn grow_side(&self, width: usize, rng: &mut Rng) -> Result<FloatNet, String> {
+        if self.arch.side != 0 {
+            return Err(format!("{} has threat squares already", self.arch));
+        }
+        let arch = self.arch.with_side(width).map_err(|e| e.to_string())?;
+        let mut grown = FloatNet::zeros(arch);
+        for (to, from) in grown.blocks_mut().into_iter().zip(self.blocks()) {
+            if !from.is_empty() {
+                to.clear();
+                to.extend_from_slice(from);
+            }
+        }
+        side::randomise(
+            width,
+            (&mut grown.side_w, &mut grown.side_b, &mut grown.side_out),
+            rng,
+        );
+        grown.side_out.fill(0.0);
+        Ok(grown)
     }
 
     /// Accumulator units per perspective.
@@ -218,7 +254,11 @@ impl FloatNet {
     #[inline(always)]
     pub fn hidden(&self, inp: &Inputs) -> Hidden {
         let l1 = self.l1();
-        let (side_us, side_them) = side::values(self, inp);
+        let (side_us, side_them) = side::values(
+            &self.side(),
+            &inp.side_us[..inp.side_len],
+            &inp.side_them[..inp.side_len],
+        );
         let mut h = Hidden {
             us: vec![0.0; l1],
             them: vec![0.0; l1],
@@ -260,7 +300,8 @@ impl FloatNet {
             return stack::forward(&self.stack(), &h.us, &h.them, bucket).out
                 + self.skip_output(h, bucket);
         }
-        self.screlu_output(h, &self.out_w, &self.out_b, bucket) + side::output(self, h, bucket)
+        self.screlu_output(h, &self.out_w, &self.out_b, bucket)
+            + side::output(&self.side(), (&h.side_us, &h.side_them), bucket)
     }
 
     /// The skip path's output (0 without it).
@@ -447,7 +488,7 @@ impl FloatNet {
             }
             f.out_b[bucket] = net.output_bias(bucket) as f32 / (QA * QB) as f32;
         }
-        side::from_network(&mut f, net);
+        side::from_network(net, (&mut f.side_w, &mut f.side_b, &mut f.side_out));
         f
     }
 

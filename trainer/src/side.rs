@@ -1,6 +1,7 @@
 //! The side accumulator of threat squares in float (`Arch::side`, the
 //! engine's `nnue::side`): its values, its share of the output, its
-//! gradient and its Adam step, and growing it beside a trained net.
+//! gradient and its Adam step. A leaf beside `stack`: the model holds the
+//! weights and hands them here as slices ([`SideParams`]).
 //!
 //! ```text
 //! s_us   = bs + Σ_{threat squares seen by the side to move} Ws[i]   (side values)
@@ -10,84 +11,73 @@
 //!
 //! Quantised as the first layer (`Ws`, `bs` at `QA`) and its output layer
 //! (`Wso` at `QB`), added to the output sum before the engine's one
-//! rounding. Grown with `Wso` at zero, a net evaluates as before, bit for
-//! bit; the rows start random so that `Wso`'s gradient is not zero.
+//! rounding. Grown with `Wso` at zero (`FloatNet::grow_side`), a net
+//! evaluates as before, bit for bit; the rows start random so that `Wso`'s
+//! gradient is not zero.
 
-use crate::inputs::Inputs;
-use crate::model::{FloatNet, Hidden, L1_LIMIT, screlu};
+use crate::activation::{screlu, screlu_slope};
+use crate::adam::adam;
 use crate::rng::Rng;
-use crate::train::adam;
 use jiangjun_engine::nnue::side::{SIDE_INPUTS, SideWeights};
 use jiangjun_engine::nnue::{Network, QA, QB};
 use rayon::prelude::*;
 
-/// Random side weights for a fresh net or a grown one: rows uniform in
-/// ±0.1 (some 40 to 90 attacks a position put the values inside SCReLU's
-/// slope), biases zero, output weights uniform in ±1/√(2·side).
-pub fn randomise(net: &mut FloatNet, rng: &mut Rng) {
-    let w = net.arch.side;
-    if w == 0 {
+/// The side accumulator's weights: `width` units, rows `SIDE_INPUTS ×
+/// width` (input-major), biases `width`, output weights `buckets × 2·width`
+/// (the side to move's half first).
+pub struct SideParams<'a> {
+    pub width: usize,
+    pub rows: &'a [f32],
+    pub bias: &'a [f32],
+    pub out: &'a [f32],
+}
+
+/// The three blocks, mutable: rows, biases, output weights.
+type Blocks<'a> = (&'a mut [f32], &'a mut [f32], &'a mut [f32]);
+
+/// Random side weights of `width` units: rows uniform in ±0.1 (the 40 to
+/// 90 attacks of a position put the values inside SCReLU's slope), biases
+/// zero, output weights uniform in ±1/√(2·width). Nothing for width 0.
+pub fn randomise(width: usize, (rows, bias, out): Blocks, rng: &mut Rng) {
+    if width == 0 {
         return;
     }
-    net.side_w.iter_mut().for_each(|x| *x = rng.symmetric(0.1));
-    net.side_b.fill(0.0);
-    let a = 1.0 / ((2 * w) as f32).sqrt();
-    net.side_out.iter_mut().for_each(|x| *x = rng.symmetric(a));
+    rows.iter_mut().for_each(|x| *x = rng.symmetric(0.1));
+    bias.fill(0.0);
+    let a = 1.0 / ((2 * width) as f32).sqrt();
+    out.iter_mut().for_each(|x| *x = rng.symmetric(a));
 }
 
-/// `net` (without hidden layers or a side accumulator) with a side
-/// accumulator of `width` units beside its first layer: the rows random,
-/// the output weights zero, so that it evaluates exactly as `net` (float
-/// and quantised) until training moves them.
-pub fn grow(net: &FloatNet, width: usize, rng: &mut Rng) -> Result<FloatNet, String> {
-    if net.arch.side != 0 {
-        return Err(format!("{} has threat squares already", net.arch));
-    }
-    let arch = net.arch.with_side(width).map_err(|e| e.to_string())?;
-    let mut grown = FloatNet::zeros(arch);
-    for (to, from) in grown.blocks_mut().into_iter().zip(net.blocks()) {
-        to.clone_from(&from.to_vec());
-    }
-    grown.side_w = vec![0.0; SIDE_INPUTS * width];
-    grown.side_b = vec![0.0; width];
-    grown.side_out = vec![0.0; arch.output_buckets * 2 * width];
-    randomise(&mut grown, rng);
-    grown.side_out.fill(0.0);
-    Ok(grown)
-}
-
-/// The side values of `inp` for both perspectives (empty without a side
-/// accumulator).
+/// The side values of the inputs `us` (the side to move's) and `them`
+/// (empty without a side accumulator).
 #[inline(always)]
-pub fn values(net: &FloatNet, inp: &Inputs) -> (Vec<f32>, Vec<f32>) {
-    let w = net.arch.side;
+pub fn values(p: &SideParams, us: &[u32], them: &[u32]) -> (Vec<f32>, Vec<f32>) {
+    let w = p.width;
     if w == 0 {
         return (Vec::new(), Vec::new());
     }
     let sum = |feats: &[u32]| {
-        let mut v = net.side_b.clone();
+        let mut v = p.bias.to_vec();
         for &i in feats {
-            let row = &net.side_w[i as usize * w..(i as usize + 1) * w];
+            let row = &p.rows[i as usize * w..(i as usize + 1) * w];
             v.iter_mut().zip(row).for_each(|(v, &r)| *v += r);
         }
         v
     };
-    (
-        sum(&inp.side_us[..inp.side_len]),
-        sum(&inp.side_them[..inp.side_len]),
-    )
+    (sum(us), sum(them))
 }
 
-/// The side accumulator's share of the raw output in `bucket` (0 without one).
+/// The side accumulator's share of the raw output in `bucket`, given its
+/// values (0 without one).
 #[inline(always)]
-pub fn output(net: &FloatNet, h: &Hidden, bucket: usize) -> f32 {
-    let w = net.arch.side;
+pub fn output(p: &SideParams, (us, them): (&[f32], &[f32]), bucket: usize) -> f32 {
+    let w = p.width;
     if w == 0 {
         return 0.0;
     }
-    let wo = &net.side_out[bucket * 2 * w..(bucket + 1) * 2 * w];
+    let wo = &p.out[bucket * 2 * w..(bucket + 1) * 2 * w];
     let mut sum = 0.0;
-    for (half, s) in [&h.side_us, &h.side_them].into_iter().enumerate() {
+    for (half, s) in [us, them].into_iter().enumerate() {
         for (&x, &wt) in s.iter().zip(&wo[half * w..(half + 1) * w]) {
             sum += wt * screlu(x);
         }
@@ -95,22 +85,23 @@ pub fn output(net: &FloatNet, h: &Hidden, bucket: usize) -> f32 {
     sum
 }
 
-/// The engine's network's side weights into `f` (its integers over their scales).
-pub fn from_network(f: &mut FloatNet, net: &Network) {
+/// The engine's network's side weights into `blocks` (its integers over
+/// their scales); nothing without a side accumulator.
+pub fn from_network(net: &Network, (rows, bias, out): Blocks) {
     let w = net.arch().side;
     if w == 0 {
         return;
     }
     for i in 0..SIDE_INPUTS {
-        for (d, &q) in f.side_w[i * w..(i + 1) * w].iter_mut().zip(net.side_row(i)) {
+        for (d, &q) in rows[i * w..(i + 1) * w].iter_mut().zip(net.side_row(i)) {
             *d = q as f32 / QA as f32;
         }
     }
-    for (d, &q) in f.side_b.iter_mut().zip(net.side_bias()) {
+    for (d, &q) in bias.iter_mut().zip(net.side_bias()) {
         *d = q as f32 / QA as f32;
     }
     for b in 0..net.arch().output_buckets {
-        let dst = &mut f.side_out[b * 2 * w..(b + 1) * 2 * w];
+        let dst = &mut out[b * 2 * w..(b + 1) * 2 * w];
         for (d, &q) in dst.iter_mut().zip(net.side_output(b)) {
             *d = q as f32 / QB as f32;
         }
@@ -120,7 +111,7 @@ pub fn from_network(f: &mut FloatNet, net: &Network) {
 /// One thread's gradient of the side accumulator's weights.
 pub struct SideGrad {
     width: usize,
-    /// The rows' gradient (`SIDE_INPUTS × side`), those written since the
+    /// The rows' gradient (`SIDE_INPUTS × width`), those written since the
     /// last reset marked and listed.
     pub(crate) rows: Vec<f32>,
     pub(crate) touched: Vec<bool>,
@@ -132,17 +123,17 @@ pub struct SideGrad {
 }
 
 impl SideGrad {
-    /// Empty for a network without a side accumulator.
-    pub fn new(net: &FloatNet) -> SideGrad {
-        let w = net.arch.side;
+    /// The gradient of a side accumulator of `width` units (0: none,
+    /// empty) over `buckets` output buckets.
+    pub fn new(width: usize, buckets: usize) -> SideGrad {
         SideGrad {
-            width: w,
-            rows: vec![0.0; net.side_w.len()],
-            touched: vec![false; if w == 0 { 0 } else { SIDE_INPUTS }],
+            width,
+            rows: vec![0.0; SIDE_INPUTS * width],
+            touched: vec![false; if width == 0 { 0 } else { SIDE_INPUTS }],
             list: Vec::new(),
-            bias: vec![0.0; w],
-            out: vec![0.0; net.side_out.len()],
-            d: vec![0.0; w],
+            bias: vec![0.0; width],
+            out: vec![0.0; buckets * 2 * width],
+            d: vec![0.0; width],
         }
     }
 
@@ -159,25 +150,30 @@ impl SideGrad {
         self.out.fill(0.0);
     }
 
-    /// The backward pass of one position whose output's gradient is `g`.
+    /// The backward pass of one position (its inputs `feats` and side
+    /// values `values`, the side to move's first) whose output's gradient
+    /// is `g`.
     #[inline(always)]
-    pub fn accumulate(&mut self, net: &FloatNet, inp: &Inputs, h: &Hidden, bucket: usize, g: f32) {
+    pub fn accumulate(
+        &mut self,
+        p: &SideParams,
+        feats: (&[u32], &[u32]),
+        values: (&[f32], &[f32]),
+        bucket: usize,
+        g: f32,
+    ) {
         let w = self.width;
         if w == 0 {
             return;
         }
-        let wo = &net.side_out[bucket * 2 * w..(bucket + 1) * 2 * w];
+        let wo = &p.out[bucket * 2 * w..(bucket + 1) * 2 * w];
         let go = &mut self.out[bucket * 2 * w..(bucket + 1) * 2 * w];
-        let halves = [
-            (&h.side_us, &inp.side_us[..inp.side_len]),
-            (&h.side_them, &inp.side_them[..inp.side_len]),
-        ];
+        let halves = [(values.0, feats.0), (values.1, feats.1)];
         for (half, (s, feats)) in halves.into_iter().enumerate() {
             for j in 0..w {
                 let x = s[j];
                 go[half * w + j] += g * screlu(x);
-                let slope = if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
-                self.d[j] = g * wo[half * w + j] * slope;
+                self.d[j] = g * wo[half * w + j] * screlu_slope(x);
             }
             for (b, &d) in self.bias.iter_mut().zip(&self.d) {
                 *b += d;
@@ -195,53 +191,47 @@ impl SideGrad {
     }
 }
 
-/// One Adam step of the side weights from the threads' gradients (summed
-/// in thread order, times `scale`), rows only where some thread has a
-/// gradient, each clamped into the first layer's range.
+/// One Adam step of the side weights, each block as (weights, first
+/// moments, second moments), from the threads' gradients (summed in thread
+/// order, times `scale`): rows only where some thread has a gradient, each
+/// clamped into ±`row_limit`.
 pub fn step(
-    net: &mut FloatNet,
-    (m, v): (&mut FloatNet, &mut FloatNet),
+    blocks: [(&mut Vec<f32>, &mut Vec<f32>, &mut Vec<f32>); 3],
     grads: &[&SideGrad],
     scale: f32,
     lr_t: f32,
+    row_limit: f32,
 ) {
-    let w = net.arch.side;
-    if w == 0 {
+    let [(rows, rm, rv), (bias, bm, bv), (out, om, ov)] = blocks;
+    let Some(w) = grads.first().map(|g| g.width).filter(|&w| w != 0) else {
         return;
-    }
-    for (block, (wt, (mm, vv))) in [
-        (&mut net.side_b, (&mut m.side_b, &mut v.side_b)),
-        (&mut net.side_out, (&mut m.side_out, &mut v.side_out)),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    };
+    for (block, (wt, m, v)) in [(bias, bm, bv), (out, om, ov)].into_iter().enumerate() {
         let mut g = vec![0.0f32; wt.len()];
         for grad in grads {
             let src = if block == 0 { &grad.bias } else { &grad.out };
             g.iter_mut().zip(src).for_each(|(a, &b)| *a += b);
         }
         g.iter_mut().for_each(|x| *x *= scale);
-        adam(wt, mm, vv, &g, lr_t);
+        adam(wt, m, v, &g, lr_t);
     }
     let touched: Vec<bool> = (0..SIDE_INPUTS)
         .map(|i| grads.iter().any(|g| g.touched[i]))
         .collect();
-    net.side_w
-        .par_chunks_mut(w)
-        .zip(m.side_w.par_chunks_mut(w))
-        .zip(v.side_w.par_chunks_mut(w))
+    rows.par_chunks_mut(w)
+        .zip(rm.par_chunks_mut(w))
+        .zip(rv.par_chunks_mut(w))
         .enumerate()
         .filter(|(i, _)| touched[*i])
-        .for_each(|(i, ((wt, mm), vv))| {
+        .for_each(|(i, ((wt, m), v))| {
             let mut g = vec![0.0f32; w];
             for grad in grads.iter().filter(|gr| gr.touched[i]) {
                 let row = &grad.rows[i * w..(i + 1) * w];
                 g.iter_mut().zip(row).for_each(|(a, &b)| *a += b);
             }
             g.iter_mut().for_each(|x| *x *= scale);
-            adam(wt, mm, vv, &g, lr_t);
+            adam(wt, m, v, &g, lr_t);
             wt.iter_mut()
-                .for_each(|x| *x = x.clamp(-L1_LIMIT, L1_LIMIT));
+                .for_each(|x| *x = x.clamp(-row_limit, row_limit));
         });
 }

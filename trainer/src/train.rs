@@ -31,6 +31,7 @@
 //! the epoch number, so a run is reproducible for a given seed and thread
 //! count, and resuming from a checkpoint continues it exactly.
 
+use crate::adam::{BETA1, BETA2, adam};
 use crate::data::Chunk;
 use crate::model::{FloatNet, Hidden, screlu};
 use crate::rng::Rng;
@@ -327,7 +328,7 @@ impl Grad {
     fn new(arch: Arch) -> Grad {
         let (l1, inputs) = (arch.l1, arch.inputs());
         let shape = FloatNet::zeros(arch);
-        let side = side::SideGrad::new(&shape);
+        let side = side::SideGrad::new(arch.side, arch.output_buckets);
         Grad {
             l1,
             l1_w: vec![0.0; inputs * l1],
@@ -445,7 +446,9 @@ impl Grad {
             let b = (&mut self.out_w[..], &mut self.out_b[..]);
             let d = (&mut self.d_us[..], &mut self.d_them[..]);
             screlu_backward(l1, &h, &net.out_w, b, bucket, g, d, false);
-            self.side.accumulate(net, &inp, &h, bucket, g);
+            let feats = (&inp.side_us[..inp.side_len], &inp.side_them[..inp.side_len]);
+            let values = (&h.side_us[..], &h.side_them[..]);
+            self.side.accumulate(&net.side(), feats, values, bucket, g);
         }
         let (d_us, d_them) = (&self.d_us, &self.d_them);
         for ((b, &u), &t) in self.l1_b.iter_mut().zip(d_us).zip(d_them) {
@@ -494,21 +497,6 @@ fn screlu_backward(
         }
     }
     gb[bucket] += g;
-}
-
-const BETA1: f32 = 0.9;
-const BETA2: f32 = 0.999;
-const EPSILON: f32 = 1e-8;
-
-/// Adam on one slice of weights with its moments and gradient (already
-/// averaged); `lr_t` includes the bias correction.
-#[inline(always)]
-pub(crate) fn adam(w: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32) {
-    for i in 0..w.len() {
-        m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
-        v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
-        w[i] -= lr_t * m[i] / (v[i].sqrt() + EPSILON);
-    }
 }
 
 /// The trainer: state plus per-thread gradient buffers.
@@ -662,7 +650,18 @@ impl Trainer {
         // The side accumulator, grown fresh beside a trained net, learns
         // at the hidden layers' rate.
         let side_lr = lr_t * self.config.hidden_lr_scale;
-        side::step(&mut st.net, (&mut st.m, &mut st.v), &sides, scale, side_lr);
+        let net = &mut st.net;
+        side::step(
+            [
+                (&mut net.side_w, &mut st.m.side_w, &mut st.v.side_w),
+                (&mut net.side_b, &mut st.m.side_b, &mut st.v.side_b),
+                (&mut net.side_out, &mut st.m.side_out, &mut st.v.side_out),
+            ],
+            &sides,
+            scale,
+            side_lr,
+            crate::model::L1_LIMIT,
+        );
         st.net.clip_dense();
         self.grads.par_iter_mut().for_each(Grad::reset);
         loss

@@ -35,6 +35,7 @@ use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
 use super::finny::RefreshCache;
 use super::network::Network;
 use super::output;
+use super::quant::QA;
 use super::rows::{MAX_ROWS, apply_rows, by_width, width};
 use super::side::{self, SidePart};
 use super::simd;
@@ -753,7 +754,7 @@ pub(crate) fn evaluate_portable(net: &Network, acc: &Accumulator, side_to_move: 
     let (us, them) = (acc.values(side_to_move), acc.values(side_to_move.flip()));
     let bucket = acc.output_bucket(net);
     let side = match acc.side.as_deref() {
-        Some(part) => side::screlu_sum(part, side_to_move, net.side_output(bucket), super::QA),
+        Some(part) => side::screlu_sum(part, side_to_move, net.side_output(bucket), QA),
         None => 0,
     };
     by_width!(net.l1(), output::evaluate_n, net, us, them, bucket, side)

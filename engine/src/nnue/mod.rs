@@ -21,6 +21,7 @@
 //! | threat inputs (see [`threats`]) | `psq+threats` (id 2), `kingbucket6+threats` (id 3) | 18900, 25200 | any | any |
 //! | a `psq` net grown into king buckets (`jiangjun train --grow-from`, [`grow`]) | `kingbucket9` (id 4) | 11340 | the old net's | the old net's |
 //! | the same, a bucket per file of the king | `kingbucket3` (id 5) | 3780 | the old net's | the old net's |
+//! | threat squares beside the first layer ([`side`], file version 4) | any | its own, and 95,760 into a side accumulator of 16..=64 units | any | any |
 //! | any other | any | its own | 64..=2048, a multiple of 64 | 1..=16 |
 //!
 //! A network of any feature set, threat inputs included, may also have two
@@ -100,7 +101,8 @@
 
 // The layers, lowest first; each imports only from those before it (and
 // `simd`, `rows`, the kernels), none from this file (`tests/layers.rs`):
-// `threats` (the attack list, a leaf), `features` (every feature set's
+// `threats` (the attack list, a leaf), `side` (the threat squares: their
+// pairs and the side accumulator, over `threats`), `features` (every feature set's
 // declaration: ids, input counts, king buckets, index functions), `quant`
 // (the quantisation constants), `arch` (a network's shape), `network` (its
 // weights and file), `grow` (a network into a richer shape), `finny` (the

@@ -86,7 +86,7 @@ const fn can_stand(c: usize, k: usize, file: usize, rank: usize) -> bool {
             ((file == 2 || file == 6) && (r == 0 || r == 4))
                 || ((file == 0 || file == 4 || file == 8) && r == 2)
         }
-        PAWN => r >= 5 || ((r == 3 || r == 4) && file % 2 == 0),
+        PAWN => r >= 5 || ((r == 3 || r == 4) && file.is_multiple_of(2)),
         _ => true,
     }
 }
