@@ -85,6 +85,9 @@ pub struct FloatNet {
     pub side_w: Vec<f32>,
     pub side_b: Vec<f32>,
     pub side_out: Vec<f32>,
+    /// Its factor rows (training only: the file holds the folded rows).
+    pub side_f1: Vec<f32>,
+    pub side_f2: Vec<f32>,
 }
 
 /// The first layer's values of one position for both perspectives (`L1`
@@ -117,6 +120,8 @@ impl FloatNet {
             side_w: vec![0.0; SIDE_INPUTS * arch.side],
             side_b: vec![0.0; arch.side],
             side_out: vec![0.0; buckets * 2 * arch.side],
+            side_f1: vec![0.0; side::F1 * arch.side],
+            side_f2: vec![0.0; side::F2 * arch.side],
         }
     }
 
@@ -182,6 +187,8 @@ impl FloatNet {
         side::SideParams {
             width: self.arch.side,
             rows: &self.side_w,
+            f1: &self.side_f1,
+            f2: &self.side_f2,
             bias: &self.side_b,
             out: &self.side_out,
         }
@@ -427,7 +434,7 @@ impl FloatNet {
         }
         if self.arch.side != 0 {
             blocks.extend([
-                q(&self.side_w, QA as f32, MAX_L1_WEIGHT),
+                q(&side::fold(&self.side()), QA as f32, MAX_L1_WEIGHT),
                 q(&self.side_b, QA as f32, MAX_L1_WEIGHT),
                 q(&self.side_out, QB as f32, MAX_OUT_WEIGHT),
             ]);
@@ -513,7 +520,7 @@ impl FloatNet {
     /// and biases (empty without hidden layers, so such a checkpoint is
     /// what it was before they existed), then the skip path's output
     /// weights and biases (empty without it).
-    pub fn blocks(&self) -> [&[f32]; 13] {
+    pub fn blocks(&self) -> [&[f32]; 15] {
         [
             &self.l1_w,
             &self.l1_b,
@@ -528,11 +535,13 @@ impl FloatNet {
             &self.side_w,
             &self.side_b,
             &self.side_out,
+            &self.side_f1,
+            &self.side_f2,
         ]
     }
 
     /// The parameter blocks, mutable.
-    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 13] {
+    pub fn blocks_mut(&mut self) -> [&mut Vec<f32>; 15] {
         [
             &mut self.l1_w,
             &mut self.l1_b,
@@ -547,6 +556,8 @@ impl FloatNet {
             &mut self.side_w,
             &mut self.side_b,
             &mut self.side_out,
+            &mut self.side_f1,
+            &mut self.side_f2,
         ]
     }
 }

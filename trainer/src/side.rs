@@ -14,22 +14,88 @@
 //! rounding. Grown with `Wso` at zero (`FloatNet::grow_side`), a net
 //! evaluates as before, bit for bit; the rows start random so that `Wso`'s
 //! gradient is not zero.
+//!
+//! **Factors.** Each of the 95,760 inputs is seen a handful of times in a
+//! few million positions, and its row alone learns those positions by
+//! heart. So in training a row is the sum of three: its own, one shared by
+//! every input of the same attacker and attacked piece on the same target
+//! square whatever the attacker's square ([`F1`], the 17,640 threat inputs'
+//! keys), and one shared by every input of the same two pieces ([`F2`]);
+//! all three take the input's gradient. The engine's file holds the sums
+//! ([`fold`]), so the engine never sees the factors.
 
 use crate::activation::{screlu, screlu_slope};
 use crate::adam::adam;
 use crate::rng::Rng;
-use jiangjun_engine::nnue::side::{SIDE_INPUTS, SideWeights};
+use jiangjun_engine::nnue::side::{SIDE_INPUTS, SideWeights, input_parts};
 use jiangjun_engine::nnue::{Network, QA, QB};
 use rayon::prelude::*;
+use std::sync::LazyLock;
+
+/// Factor rows of (attacker, attacked piece, target square): 14 × 14 × 90.
+pub const F1: usize = 14 * 14 * 90;
+/// Factor rows of (attacker, attacked piece): 14 × 14.
+pub const F2: usize = 14 * 14;
+
+/// Each input's two factor rows.
+static FACTORS: LazyLock<Vec<(u16, u8)>> = LazyLock::new(|| {
+    (0..SIDE_INPUTS)
+        .map(|i| {
+            let (a, _, v, to) = input_parts(i);
+            (((a * 14 + v) * 90 + to) as u16, (a * 14 + v) as u8)
+        })
+        .collect()
+});
+
+/// The factor rows (in [`F1`] and in [`F2`]) of side input `i`.
+#[inline(always)]
+pub fn factors(i: usize) -> (usize, usize) {
+    let (f1, f2) = FACTORS[i];
+    (f1 as usize, f2 as usize)
+}
 
 /// The side accumulator's weights: `width` units, rows `SIDE_INPUTS ×
-/// width` (input-major), biases `width`, output weights `buckets × 2·width`
-/// (the side to move's half first).
+/// width` (input-major), the factor rows (`F1 × width`, `F2 × width`),
+/// biases `width`, output weights `buckets × 2·width` (the side to move's
+/// half first).
 pub struct SideParams<'a> {
     pub width: usize,
     pub rows: &'a [f32],
+    pub f1: &'a [f32],
+    pub f2: &'a [f32],
     pub bias: &'a [f32],
     pub out: &'a [f32],
+}
+
+/// Input `i`'s whole row, its own plus its factors', into `dst`.
+#[inline(always)]
+fn add_row(p: &SideParams, i: usize, dst: &mut [f32]) {
+    let w = p.width;
+    let (a, b) = factors(i);
+    let (own, f1, f2) = (
+        &p.rows[i * w..(i + 1) * w],
+        &p.f1[a * w..(a + 1) * w],
+        &p.f2[b * w..(b + 1) * w],
+    );
+    for j in 0..w {
+        dst[j] += own[j] + f1[j] + f2[j];
+    }
+}
+
+/// The rows as the engine reads them: each input's own plus its factors'.
+pub fn fold(p: &SideParams) -> Vec<f32> {
+    let w = p.width;
+    let mut rows = vec![0.0; SIDE_INPUTS * w];
+    for (i, dst) in rows
+        .chunks_exact_mut(w.max(1))
+        .enumerate()
+        .take(SIDE_INPUTS)
+    {
+        if w != 0 {
+            add_row(p, i, dst);
+        }
+    }
+    rows
 }
 
 /// The three blocks, mutable: rows, biases, output weights.
@@ -59,8 +125,7 @@ pub fn values(p: &SideParams, us: &[u32], them: &[u32]) -> (Vec<f32>, Vec<f32>) 
     let sum = |feats: &[u32]| {
         let mut v = p.bias.to_vec();
         for &i in feats {
-            let row = &p.rows[i as usize * w..(i as usize + 1) * w];
-            v.iter_mut().zip(row).for_each(|(v, &r)| *v += r);
+            add_row(p, i as usize, &mut v);
         }
         v
     };
@@ -116,6 +181,9 @@ pub struct SideGrad {
     pub(crate) rows: Vec<f32>,
     pub(crate) touched: Vec<bool>,
     list: Vec<u32>,
+    /// The factor rows' gradients (dense: 17,640 and 196 rows).
+    pub(crate) f1: Vec<f32>,
+    pub(crate) f2: Vec<f32>,
     pub(crate) bias: Vec<f32>,
     pub(crate) out: Vec<f32>,
     /// Scratch: d loss / d side values of one perspective.
@@ -131,6 +199,8 @@ impl SideGrad {
             rows: vec![0.0; SIDE_INPUTS * width],
             touched: vec![false; if width == 0 { 0 } else { SIDE_INPUTS }],
             list: Vec::new(),
+            f1: vec![0.0; F1 * width],
+            f2: vec![0.0; F2 * width],
             bias: vec![0.0; width],
             out: vec![0.0; buckets * 2 * width],
             d: vec![0.0; width],
@@ -146,6 +216,8 @@ impl SideGrad {
             self.touched[i] = false;
         }
         self.list.clear();
+        self.f1.fill(0.0);
+        self.f2.fill(0.0);
         self.bias.fill(0.0);
         self.out.fill(0.0);
     }
@@ -184,32 +256,36 @@ impl SideGrad {
                     self.touched[i] = true;
                     self.list.push(i as u32);
                 }
-                let row = &mut self.rows[i * w..(i + 1) * w];
-                row.iter_mut().zip(&self.d).for_each(|(r, &d)| *r += d);
+                let (a, b) = factors(i);
+                for (row, k) in [(&mut self.rows, i), (&mut self.f1, a), (&mut self.f2, b)] {
+                    let row = &mut row[k * w..(k + 1) * w];
+                    row.iter_mut().zip(&self.d).for_each(|(r, &d)| *r += d);
+                }
             }
         }
     }
 }
 
 /// One Adam step of the side weights, each block as (weights, first
-/// moments, second moments), from the threads' gradients (summed in thread
-/// order, times `scale`): rows only where some thread has a gradient, each
-/// clamped into ±`row_limit`.
+/// moments, second moments) in the order rows, factor rows 1 and 2, biases,
+/// output weights, from the threads' gradients (summed in thread order,
+/// times `scale`): rows only where some thread has a gradient, each
+/// clamped into ±`row_limit` (the folded rows are clamped when written).
 pub fn step(
-    blocks: [(&mut Vec<f32>, &mut Vec<f32>, &mut Vec<f32>); 3],
+    blocks: [(&mut Vec<f32>, &mut Vec<f32>, &mut Vec<f32>); 5],
     grads: &[&SideGrad],
     scale: f32,
     lr_t: f32,
     row_limit: f32,
 ) {
-    let [(rows, rm, rv), (bias, bm, bv), (out, om, ov)] = blocks;
+    let [(rows, rm, rv), f1, f2, bias, out] = blocks;
     let Some(w) = grads.first().map(|g| g.width).filter(|&w| w != 0) else {
         return;
     };
-    for (block, (wt, m, v)) in [(bias, bm, bv), (out, om, ov)].into_iter().enumerate() {
+    for (block, (wt, m, v)) in [f1, f2, bias, out].into_iter().enumerate() {
         let mut g = vec![0.0f32; wt.len()];
         for grad in grads {
-            let src = if block == 0 { &grad.bias } else { &grad.out };
+            let src = [&grad.f1, &grad.f2, &grad.bias, &grad.out][block];
             g.iter_mut().zip(src).for_each(|(a, &b)| *a += b);
         }
         g.iter_mut().for_each(|x| *x *= scale);

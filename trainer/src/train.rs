@@ -654,6 +654,8 @@ impl Trainer {
         side::step(
             [
                 (&mut net.side_w, &mut st.m.side_w, &mut st.v.side_w),
+                (&mut net.side_f1, &mut st.m.side_f1, &mut st.v.side_f1),
+                (&mut net.side_f2, &mut st.m.side_f2, &mut st.v.side_f2),
                 (&mut net.side_b, &mut st.m.side_b, &mut st.v.side_b),
                 (&mut net.side_out, &mut st.m.side_out, &mut st.v.side_out),
             ],

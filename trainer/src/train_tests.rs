@@ -75,6 +75,8 @@ fn gradients_match_in(arch: Arch) {
         &grad.side.rows,
         &grad.side.bias,
         &grad.side.out,
+        &grad.side.f1,
+        &grad.side.f2,
     ];
     for (block, g) in analytic.into_iter().enumerate() {
         if g.is_empty() {

@@ -68,6 +68,8 @@ const NONE: u16 = u16::MAX;
 /// `index[piece][from][to]`: the pair's number, or `NONE`.
 struct Pairs {
     index: [[[u16; SQUARES]; SQUARES]; 14],
+    /// Each pair's attacker, its square and its target.
+    parts: [[u8; 3]; SIDE_PAIRS],
     count: usize,
 }
 
@@ -116,6 +118,7 @@ const fn reaches(c: usize, k: usize, (f, r): (i32, i32), (tf, tr): (i32, i32)) -
 const fn build() -> Pairs {
     let mut p = Pairs {
         index: [[[NONE; SQUARES]; SQUARES]; 14],
+        parts: [[0; 3]; SIDE_PAIRS],
         count: 0,
     };
     let mut piece = 0;
@@ -128,8 +131,9 @@ const fn build() -> Pairs {
                 let mut to = 0;
                 while to < SQUARES {
                     let (tf, tr) = ((to % FILES) as i32, (to / FILES) as i32);
-                    if reaches(c, k, (f as i32, r as i32), (tf, tr)) {
+                    if reaches(c, k, (f as i32, r as i32), (tf, tr)) && p.count < SIDE_PAIRS {
                         p.index[piece][from][to] = p.count as u16;
+                        p.parts[p.count] = [piece as u8, from as u8, to as u8];
                         p.count += 1;
                     }
                     to += 1;
@@ -147,6 +151,15 @@ static PAIRS: Pairs = build();
 /// The number of pairs the table holds (a test checks it is [`SIDE_PAIRS`]).
 pub fn pair_count() -> usize {
     PAIRS.count
+}
+
+/// What side input `index` names, as its perspective sees the board:
+/// (attacker, its square, attacked piece, its square), pieces by
+/// `Piece::index` (the trainer's factors share weights along them).
+#[inline(always)]
+pub fn input_parts(index: usize) -> (usize, usize, usize, usize) {
+    let [a, from, to] = PAIRS.parts[index / 14];
+    (a as usize, from as usize, index % 14, to as usize)
 }
 
 /// An attack as the list keeps it: `((from · 90 + to) · 14 + attacker) ·

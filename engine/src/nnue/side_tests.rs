@@ -50,6 +50,18 @@ fn every_pair_is_an_attack_and_the_count_is_right() {
     assert_eq!(per_kind.iter().sum::<usize>(), SIDE_PAIRS);
     assert_eq!(pair_count(), SIDE_PAIRS);
     assert_eq!(SIDE_INPUTS, 95_760);
+    // Each input names back its pair and attacked piece.
+    for piece in 0..14 {
+        for from in 0..SQUARES {
+            for to in 0..SQUARES {
+                let pair = PAIRS.index[piece][from][to];
+                if pair != NONE {
+                    let i = pair as usize * 14 + 5;
+                    assert_eq!(input_parts(i), (piece, from, 5, to));
+                }
+            }
+        }
+    }
 }
 
 /// The colour-flipped twin of a board (ranks mirrored, colours swapped).
