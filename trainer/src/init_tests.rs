@@ -263,6 +263,38 @@ fn growing_starts_where_the_old_network_is() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `grown` (and its float model `float`, up to the engine's rounding)
+/// evaluates every position of 40 seeded random games exactly as `old`,
+/// positions of many different values among them.
+fn evaluates_as_before(old: &Network, grown: &Network, float: &FloatNet) {
+    let mut positions = 0;
+    let mut values = std::collections::HashSet::new();
+    for game in 0..40u64 {
+        let mut rng = xiangqi::rng::SplitMix64::new(game ^ 0x5eed);
+        let mut board = Board::startpos();
+        for _ in 0..150 {
+            let stm = board.side_to_move();
+            let [a, b] =
+                [old, grown].map(|net| evaluate(net, &Accumulator::from_board(net, &board), stm));
+            assert_eq!(a, b, "{}: {}", old.arch(), board.to_fen());
+            let f = float.evaluate_board(&board);
+            assert!((f - a as f32).abs() < 1.5, "float {f}, engine {a}");
+            values.insert(a);
+            positions += 1;
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            board.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    assert!(
+        positions > 5_000 && values.len() > 500,
+        "{positions} positions, {} values",
+        values.len()
+    );
+}
+
 /// Hidden layers grown beside a net's output layer (`--grow-from` with
 /// `--hidden-layers`): the quantised grown net evaluates every position of
 /// 40 seeded random games exactly as the old one, for the built-in net
@@ -290,32 +322,7 @@ fn hidden_layers_grown_beside_the_output_layer_are_exact() {
             float.h1_w.iter().any(|&w| w != 0.0),
             "hidden layers left empty"
         );
-        let mut positions = 0;
-        let mut values = std::collections::HashSet::new();
-        for game in 0..40u64 {
-            let mut rng = xiangqi::rng::SplitMix64::new(game ^ 0x5eed);
-            let mut board = Board::startpos();
-            for _ in 0..150 {
-                let stm = board.side_to_move();
-                let [a, b] = [&old, &grown]
-                    .map(|net| evaluate(net, &Accumulator::from_board(net, &board), stm));
-                assert_eq!(a, b, "{}: {}", old.arch(), board.to_fen());
-                let f = float.evaluate_board(&board);
-                assert!((f - a as f32).abs() < 1.5, "float {f}, engine {a}");
-                values.insert(a);
-                positions += 1;
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                board.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
-            }
-        }
-        assert!(
-            positions > 5_000 && values.len() > 500,
-            "{positions} positions, {} values",
-            values.len()
-        );
+        evaluates_as_before(&old, &grown, &float);
     }
     // A net with hidden layers already is refused.
     let layered = Arch::new(FeatureSet::PieceSquare, 64, 1)
@@ -419,32 +426,7 @@ fn threat_squares_grown_beside_the_first_layer_are_exact() {
         assert_eq!(Network::from_bytes(&grown.to_bytes()).unwrap(), grown);
         assert!(float.side_w.iter().filter(|&&w| w != 0.0).count() > 1_000_000);
         assert!(float.side_out.iter().all(|&w| w == 0.0));
-        let mut positions = 0;
-        let mut values = std::collections::HashSet::new();
-        for game in 0..40u64 {
-            let mut rng = xiangqi::rng::SplitMix64::new(game ^ 0x5eed);
-            let mut board = Board::startpos();
-            for _ in 0..150 {
-                let stm = board.side_to_move();
-                let [a, b] = [&old, &grown]
-                    .map(|net| evaluate(net, &Accumulator::from_board(net, &board), stm));
-                assert_eq!(a, b, "{}: {}", old.arch(), board.to_fen());
-                let f = float.evaluate_board(&board);
-                assert!((f - a as f32).abs() < 1.5, "float {f}, engine {a}");
-                values.insert(a);
-                positions += 1;
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                board.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
-            }
-        }
-        assert!(
-            positions > 5_000 && values.len() > 500,
-            "{positions} positions, {} values",
-            values.len()
-        );
+        evaluates_as_before(&old, &grown, &float);
     }
     // A net that has them already, or hidden layers, is refused.
     let with_side = Arch::new(FeatureSet::PieceSquare, 64, 1)

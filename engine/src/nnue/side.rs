@@ -41,7 +41,7 @@
 //! where no game can (a pawn behind its start): its attacks that are no
 //! pair are no input, in the engine and the trainer alike.
 
-use super::threats::{MAX_THREATS, Squares, for_each_attack};
+use super::threats::{MAX_THREATS, Squares, diff, flip_rank, for_each_attack, swap_colour};
 use xiangqi::{Color, FILES, RANKS, SQUARES};
 
 /// Pairs (attacker, from, to) of one colour's attackers.
@@ -184,9 +184,8 @@ pub fn side_index(perspective: Color, attack: Attack) -> Option<usize> {
     let (mut att, mut vic) = (pieces / 14, pieces % 14);
     let (mut from, mut to) = (squares / SQUARES, squares % SQUARES);
     if perspective == Color::Black {
-        let swap = |p: usize| if p < 7 { p + 7 } else { p - 7 };
-        let flip = |s: usize| s % FILES + FILES * (RANKS - 1 - s / FILES);
-        (att, vic, from, to) = (swap(att), swap(vic), flip(from), flip(to));
+        (att, vic) = (swap_colour(att), swap_colour(vic));
+        (from, to) = (flip_rank(from), flip_rank(to));
     }
     match PAIRS.index[att][from][to] {
         NONE => None,
@@ -244,25 +243,6 @@ impl AttackList {
     #[inline(always)]
     pub fn as_slice(&self) -> &[Attack] {
         &self.entries[..self.len as usize]
-    }
-}
-
-/// Walks two sorted lists of distinct attacks and calls `f(attack, added)`
-/// for each only in `new` (`added`) or only in `old`.
-#[inline]
-fn diff(old: &[Attack], new: &[Attack], mut f: impl FnMut(Attack, bool)) {
-    let (mut i, mut j) = (0, 0);
-    while i < old.len() || j < new.len() {
-        if j == new.len() || (i < old.len() && old[i] < new[j]) {
-            f(old[i], false);
-            i += 1;
-        } else if i == old.len() || new[j] < old[i] {
-            f(new[j], true);
-            j += 1;
-        } else {
-            i += 1;
-            j += 1;
-        }
     }
 }
 

@@ -69,21 +69,15 @@ fn twin(squares: &Squares) -> Squares {
     let mut t = [0u8; SQUARES];
     for (s, &code) in squares.iter().enumerate() {
         if code != 0 {
-            let p = code as usize - 1;
-            let swapped = if p < 7 { p + 7 } else { p - 7 };
-            t[s % FILES + FILES * (RANKS - 1 - s / FILES)] = swapped as u8 + 1;
+            t[flip_rank(s)] = swap_colour(code as usize - 1) as u8 + 1;
         }
     }
     t
 }
 
-fn rng(mut seed: u64) -> impl FnMut(usize) -> usize {
-    move |n| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) as usize % n
-    }
+fn rng(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut r = xiangqi::rng::SplitMix64::new(seed);
+    move |n| r.below(n as u64) as usize
 }
 
 /// Positions of random games from the opening.

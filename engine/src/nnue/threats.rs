@@ -319,17 +319,28 @@ pub fn threat_index(perspective: Color, entry: u16) -> usize {
         Color::Red => e,
         Color::Black => {
             let (pair, s) = (e / SQUARES, e % SQUARES);
-            let swap = |p: usize| if p < 7 { p + 7 } else { p - 7 };
-            let flipped = s % FILES + FILES * (RANKS - 1 - s / FILES);
-            (swap(pair / 14) * 14 + swap(pair % 14)) * SQUARES + flipped
+            (swap_colour(pair / 14) * 14 + swap_colour(pair % 14)) * SQUARES + flip_rank(s)
         }
     }
+}
+
+/// Piece index `p` (`Piece::index`) with its colour swapped: how Black's
+/// perspective sees the pieces.
+#[inline(always)]
+pub const fn swap_colour(p: usize) -> usize {
+    if p < 7 { p + 7 } else { p - 7 }
+}
+
+/// Square `s` with its rank flipped: how Black's perspective sees the board.
+#[inline(always)]
+pub const fn flip_rank(s: usize) -> usize {
+    s % FILES + FILES * (RANKS - 1 - s / FILES)
 }
 
 /// Walks two sorted entry lists (multisets) and calls `f(entry, added)`
 /// for each entry only in `new` (`added`) or only in `old`.
 #[inline]
-pub fn diff(old: &[u16], new: &[u16], mut f: impl FnMut(u16, bool)) {
+pub fn diff<T: Copy + Ord>(old: &[T], new: &[T], mut f: impl FnMut(T, bool)) {
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
         match old[i].cmp(&new[j]) {
