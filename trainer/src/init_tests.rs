@@ -419,13 +419,26 @@ fn threat_squares_grown_beside_the_first_layer_are_exact() {
     nets.push((*builtin).clone());
     for old in nets {
         let float = FloatNet::from_network(&old)
-            .grow_side(16, &mut crate::rng::Rng::new(3))
+            .grow_side(16, SideStart::Random, &mut crate::rng::Rng::new(3))
             .unwrap();
         let grown = float.quantise();
         assert_eq!(grown.arch(), old.arch().with_side(16).unwrap());
         assert_eq!(Network::from_bytes(&grown.to_bytes()).unwrap(), grown);
         assert!(float.side_w.iter().filter(|&&w| w != 0.0).count() > 1_000_000);
         assert!(float.side_out.iter().all(|&w| w == 0.0));
+        evaluates_as_before(&old, &grown, &float);
+        // The quiet start: rows at zero, output weights in opposite pairs,
+        // none of them zero, and again the old net's evaluation.
+        let float = FloatNet::from_network(&old)
+            .grow_side(16, SideStart::Quiet, &mut crate::rng::Rng::new(3))
+            .unwrap();
+        assert!(float.side_w.iter().all(|&w| w == 0.0));
+        assert!(float.side_out.iter().all(|&w| w != 0.0));
+        for bucket in float.side_out.chunks_exact(32) {
+            let (us, them) = bucket.split_at(16);
+            assert!(us.iter().zip(them).all(|(u, t)| *u == -*t));
+        }
+        let grown = float.quantise();
         evaluates_as_before(&old, &grown, &float);
     }
     // A net that has them already, or hidden layers, is refused.
@@ -437,7 +450,10 @@ fn threat_squares_grown_beside_the_first_layer_are_exact() {
         .unwrap();
     for arch in [with_side, layered] {
         let f = FloatNet::from_network(&Network::random_arch(arch, 1));
-        assert!(f.grow_side(16, &mut crate::rng::Rng::new(1)).is_err());
+        assert!(
+            f.grow_side(16, SideStart::Random, &mut crate::rng::Rng::new(1))
+                .is_err()
+        );
     }
 }
 

@@ -49,6 +49,7 @@ use checkpoint::CheckpointError;
 use data::{Chunk, DataError};
 use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, NnueError, evaluate};
 use model::FloatNet;
+use side::SideStart;
 use std::path::PathBuf;
 use train::{EpochReport, TrainConfig, TrainState, Trainer, split};
 
@@ -192,6 +193,13 @@ pub struct Args {
     /// so the grown net evaluates exactly as the old one. Default none.
     #[arg(long, conflicts_with = "hidden_layers")]
     pub threat_squares: Option<usize>,
+    /// How grown threat squares start: `random` rows with the output
+    /// weights at zero, or `quiet`: rows at zero, biases at 0.5 and each
+    /// unit's two output weights opposite, so the rows learn only what the
+    /// data asks (`side::quiet_start`). Either way the grown net evaluates
+    /// exactly as the old one.
+    #[arg(long, value_enum, default_value_t = SideStart::Random, requires = "threat_squares")]
+    pub side_start: SideStart,
 }
 
 fn parse_hidden_layers(s: &str) -> Result<[usize; 2], String> {
@@ -424,7 +432,7 @@ pub fn run(args: &Args) -> Result<RunSummary, TrainError> {
                 (None, Some(width)) => {
                     let mut rng = rng::Rng::new(config.seed ^ 0x51de_0000_0000_0001);
                     float = float
-                        .grow_side(width, &mut rng)
+                        .grow_side(width, args.side_start, &mut rng)
                         .map_err(TrainError::Config)?;
                     float.quantise()
                 }

@@ -31,7 +31,7 @@ pub use crate::activation::screlu;
 use crate::data::Chunk;
 pub use crate::inputs::{Inputs, MAX_INPUTS};
 use crate::rng::Rng;
-use crate::side;
+use crate::side::{self, SideStart};
 use crate::stack::{self, HIDDEN_B_LIMIT, HIDDEN_W_LIMIT, STACK_OUT_LIMIT};
 use jiangjun_engine::nnue::side::SIDE_INPUTS;
 use jiangjun_engine::nnue::stack::{MAX_HIDDEN_WEIGHT, QACT, QH, QO};
@@ -196,10 +196,15 @@ impl FloatNet {
 
     /// This network (without hidden layers or a side accumulator) with a
     /// side accumulator of threat squares of `width` units beside its first
-    /// layer: the rows random, the output weights zero, so that the grown
+    /// layer, started as `start` says ([`SideStart`]): either way the grown
     /// net evaluates exactly as this one (float and quantised) until
-    /// training moves them.
-    pub fn grow_side(&self, width: usize, rng: &mut Rng) -> Result<FloatNet, String> {
+    /// training moves it.
+    pub fn grow_side(
+        &self,
+        width: usize,
+        start: SideStart,
+        rng: &mut Rng,
+    ) -> Result<FloatNet, String> {
         if self.arch.side != 0 {
             return Err(format!("{} has threat squares already", self.arch));
         }
@@ -211,12 +216,18 @@ impl FloatNet {
                 to.extend_from_slice(from);
             }
         }
-        side::randomise(
-            width,
-            (&mut grown.side_w, &mut grown.side_b, &mut grown.side_out),
-            rng,
+        let blocks = (
+            &mut grown.side_w[..],
+            &mut grown.side_b[..],
+            &mut grown.side_out[..],
         );
-        grown.side_out.fill(0.0);
+        match start {
+            SideStart::Random => {
+                side::randomise(width, blocks, rng);
+                grown.side_out.fill(0.0);
+            }
+            SideStart::Quiet => side::quiet_start(width, blocks, rng),
+        }
         Ok(grown)
     }
 

@@ -114,6 +114,41 @@ pub fn randomise(width: usize, (rows, bias, out): Blocks, rng: &mut Rng) {
     out.iter_mut().for_each(|x| *x = rng.symmetric(a));
 }
 
+/// How the side weights of a grown net start (`--side-start`); either way
+/// the grown net evaluates exactly as the old one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SideStart {
+    /// Rows random ([`randomise`]), output weights at zero.
+    #[default]
+    Random,
+    /// Rows at zero, output weights in opposite pairs ([`quiet_start`]).
+    Quiet,
+}
+
+/// A quiet start for grown side weights: rows at zero, biases at 0.5 (in
+/// SCReLU's slope) and each unit's output weight for the side to move the
+/// opposite of its weight for the other side (uniform in ±1/√(2·width)).
+/// With every row at zero both halves hold the biases, so the share is
+/// zero, in float and once quantised (the integers round symmetrically),
+/// and still every row's gradient is not: rows learn only what the data
+/// asks, where random rows would hand every position a random code of its
+/// attacks for the output weights to learn by heart.
+pub fn quiet_start(width: usize, (rows, bias, out): Blocks, rng: &mut Rng) {
+    if width == 0 {
+        return;
+    }
+    rows.fill(0.0);
+    bias.fill(0.5);
+    let a = 1.0 / ((2 * width) as f32).sqrt();
+    for bucket in out.chunks_exact_mut(2 * width) {
+        let (us, them) = bucket.split_at_mut(width);
+        for (u, t) in us.iter_mut().zip(them) {
+            *u = rng.symmetric(a);
+            *t = -*u;
+        }
+    }
+}
+
 /// The side values of the inputs `us` (the side to move's) and `them`
 /// (empty without a side accumulator).
 #[inline(always)]
