@@ -502,6 +502,35 @@ fn the_command_grows_threat_squares_and_trains_them() {
         .flat_map(|b| trained_net.side_output(b).iter().map(|&w| (w as i64).abs()))
         .sum();
     assert!(side_out > 0, "the side output stayed at zero");
+    // Started quiet, the rows (all zero at the start) learn too, and the
+    // loss falls; the start is refused without `--grow-from`.
+    let mut quiet = trained.clone();
+    quiet.side_start = SideStart::Quiet;
+    quiet.out = dir.join("quiet.nnue");
+    let q = run(&quiet).unwrap();
+    let q_after = q.epochs.last().unwrap().val_loss.unwrap();
+    assert!(
+        q_after < start,
+        "{q_after} after two epochs, {start} before"
+    );
+    let quiet_net = Network::load(&quiet.out).unwrap();
+    use jiangjun_engine::nnue::side::SideWeights;
+    let moved = (0..jiangjun_engine::nnue::side::SIDE_INPUTS)
+        .filter(|&i| quiet_net.side_row(i).iter().any(|&w| w != 0))
+        .count();
+    assert!(moved > 100, "{moved} side rows off zero");
+    let fresh = Args::try_parse_from([
+        "train",
+        "--data",
+        "d",
+        "--out",
+        "o",
+        "--threat-squares",
+        "16",
+        "--side-start",
+        "quiet",
+    ]);
+    assert!(fresh.is_err(), "--side-start without --grow-from");
     // A trained side net starts again from its own weights.
     let mut again = init.clone();
     again.init = Some(out.clone());

@@ -197,8 +197,15 @@ pub struct Args {
     /// weights at zero, or `quiet`: rows at zero, biases at 0.5 and each
     /// unit's two output weights opposite, so the rows learn only what the
     /// data asks (`side::quiet_start`). Either way the grown net evaluates
-    /// exactly as the old one.
-    #[arg(long, value_enum, default_value_t = SideStart::Random, requires = "threat_squares")]
+    /// exactly as the old one. Only with `--grow-from` (a fresh net's side
+    /// weights start random).
+    #[arg(
+        long,
+        value_enum,
+        default_value_t = SideStart::Random,
+        requires = "threat_squares",
+        requires = "grow_from"
+    )]
     pub side_start: SideStart,
 }
 
