@@ -3,6 +3,7 @@
 
 use super::*;
 use clap::Parser;
+use jiangjun_engine::nnue::side::{SIDE_INPUTS, SideWeights};
 use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, evaluate};
 use xiangqi::Board;
 
@@ -514,12 +515,13 @@ fn the_command_grows_threat_squares_and_trains_them() {
         "{q_after} after two epochs, {start} before"
     );
     let quiet_net = Network::load(&quiet.out).unwrap();
-    use jiangjun_engine::nnue::side::SideWeights;
-    let moved = (0..jiangjun_engine::nnue::side::SIDE_INPUTS)
+    let moved = (0..SIDE_INPUTS)
         .filter(|&i| quiet_net.side_row(i).iter().any(|&w| w != 0))
         .count();
     assert!(moved > 100, "{moved} side rows off zero");
-    let fresh = Args::try_parse_from([
+    // The same fresh command parses without `--side-start`, so the refusal
+    // is the start's.
+    let fresh = [
         "train",
         "--data",
         "d",
@@ -527,10 +529,16 @@ fn the_command_grows_threat_squares_and_trains_them() {
         "o",
         "--threat-squares",
         "16",
-        "--side-start",
-        "quiet",
-    ]);
-    assert!(fresh.is_err(), "--side-start without --grow-from");
+    ];
+    assert!(
+        Args::try_parse_from(fresh).is_ok(),
+        "a fresh threat-square net"
+    );
+    let quiet_fresh = [&fresh[..], &["--side-start", "quiet"]].concat();
+    assert!(
+        Args::try_parse_from(quiet_fresh).is_err(),
+        "--side-start without --grow-from"
+    );
     // A trained side net starts again from its own weights.
     let mut again = init.clone();
     again.init = Some(out.clone());
