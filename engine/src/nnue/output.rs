@@ -6,42 +6,10 @@
 //! halves as slices, not the accumulator, so that the accumulator (the layer
 //! above) calls it and nothing here calls back up.
 
-use super::arch::L1_STEP;
 use super::network::Network;
 use super::quant::{QA, QB, SCALE};
-use super::rows;
+use super::simd;
 use super::stack;
-
-/// Accumulator entries summed in `i32` before widening to `i64`: at most
-/// `CHUNK · QA · QA · MAX_OUT_WEIGHT` ≈ 5.3e8 per chunk, no overflow. One
-/// block of the accumulator loops, so every supported L1 is whole chunks.
-const DOT_CHUNK: usize = L1_STEP;
-
-/// `Σ c · (c · w)` with `c = clamp(a, 0, QA)`: one half of the output
-/// layer, over `N` values (0: the slices' length, see `rows::by_width`).
-#[inline(always)]
-fn screlu_dot<const N: usize>(acc: &[i16], weights: &[i16]) -> i64 {
-    debug_assert_eq!(weights.len(), acc.len());
-    let n = rows::width::<N>(acc.len());
-    let (acc, weights) = (&acc[..n], &weights[..n]);
-    let mut total = 0i64;
-    for (a, w) in acc
-        .as_chunks::<DOT_CHUNK>()
-        .0
-        .iter()
-        .zip(weights.as_chunks::<DOT_CHUNK>().0)
-    {
-        let mut s = 0i32;
-        for i in 0..DOT_CHUNK {
-            let c = a[i].clamp(0, QA as i16);
-            // Exact: |c · w| ≤ 255 · 128 < 2^15.
-            let cw = c.wrapping_mul(w[i]);
-            s += c as i32 * cw as i32;
-        }
-        total += s as i64;
-    }
-    total
-}
 
 /// The evaluation of the halves `us` (the side to move's) and `them` in
 /// output bucket `bucket` (see the module docs of `nnue` for the exact
@@ -84,7 +52,7 @@ fn screlu_output<const N: usize>(
     extra: i64,
 ) -> i32 {
     let (w_us, w_them) = w.split_at(l1);
-    let sum = screlu_dot::<N>(us, w_us) + screlu_dot::<N>(them, w_them) + extra;
+    let sum = simd::screlu_dot::<N>(us, w_us, QA as i16) + simd::screlu_dot::<N>(them, w_them, QA as i16) + extra;
     let out = (sum / QA as i64 + bias as i64) * SCALE as i64 / (QA as i64 * QB as i64);
     out as i32
 }
@@ -92,15 +60,11 @@ fn screlu_output<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::arch::MAX_L1;
     use crate::nnue::quant::{MAX_L1_WEIGHT, MAX_OUT_WEIGHT};
 
     #[test]
     fn limits_keep_the_integer_arithmetic_exact() {
         assert!(33 * MAX_L1_WEIGHT as i32 <= i16::MAX as i32);
         assert!(QA * MAX_OUT_WEIGHT as i32 <= i16::MAX as i32);
-        let per_chunk = DOT_CHUNK as i64 * (QA * QA) as i64 * MAX_OUT_WEIGHT as i64;
-        assert!(per_chunk <= i32::MAX as i64);
-        assert_eq!(MAX_L1 % DOT_CHUNK, 0);
     }
 }
