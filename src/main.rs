@@ -1,6 +1,6 @@
 use clap::{Parser, Subcommand};
 use jiangjun::tools::{
-    bench, book, datagen, judge, ladder, match_cli, perft, solve, spsa, tb, train, tune,
+    analyse, bench, book, datagen, judge, ladder, match_cli, perft, solve, spsa, tb, train, tune,
 };
 use std::process::ExitCode;
 
@@ -46,6 +46,10 @@ enum Command {
     /// Print the strength ladder: each rung's node budget, skill pick and
     /// noise, the `Skill Level` that selects it and its rating.
     Ladder(ladder::LadderArgs),
+    /// Go over whole games: every move searched, the ones that lost marked
+    /// `??`, `?` or `?!` with the better line; an annotated PGN and each
+    /// game's score graph (SVG).
+    Analyse(analyse::AnalyseArgs),
     /// Endgame tables: build them, probe a position, verify them.
     #[command(subcommand)]
     Tb(tb::TbCommand),
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Ladder(args)) => ladder::run(&args),
         Some(Command::Tb(cmd)) => tb::run(&cmd),
+        Some(Command::Analyse(args)) => analyse::run(&args),
         None => {
             jiangjun_protocol::run_stdio();
             ExitCode::SUCCESS

@@ -27,6 +27,8 @@ macro_rules! outln {
     };
 }
 
+pub mod analyse;
+pub mod analyse_svg;
 pub mod bench;
 pub mod book;
 pub mod book_build;
