@@ -23,6 +23,7 @@
 
 #![warn(unreachable_pub)]
 
+pub mod analysis;
 pub mod bench;
 mod controller;
 pub mod eval;

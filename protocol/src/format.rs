@@ -3,31 +3,12 @@
 //! of `go perft` (which `jiangjun perft --divide` prints too).
 
 use super::dialect::Style;
-use jiangjun_engine::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
+use jiangjun_engine::Score;
 use xiangqi::types::Move;
 
-/// Mate distance in moves (positive: side to move mates), if the score is a mate.
-pub fn mate_moves(score: Score) -> Option<i32> {
-    if score >= SCORE_MATE_IN_MAX {
-        Some((SCORE_MATE - score + 1) / 2)
-    } else if score <= -SCORE_MATE_IN_MAX {
-        Some(-(SCORE_MATE + score) / 2)
-    } else {
-        None
-    }
-}
-
-/// Win/draw/loss per mille for a score, from a logistic model.
-pub fn wdl(score: Score) -> (u32, u32, u32) {
-    if let Some(m) = mate_moves(score) {
-        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
-    }
-    let x = score as f64;
-    let w = 1000.0 / (1.0 + ((200.0 - x) / 60.0).exp());
-    let l = 1000.0 / (1.0 + ((200.0 + x) / 60.0).exp());
-    let (w, l) = (w.round() as u32, l.round() as u32);
-    (w, 1000 - w - l, l)
-}
+/// The engine's mate distance and WDL model (`jiangjun_engine::analysis`),
+/// which the lines print and a game's analysis judges moves by.
+pub use jiangjun_engine::analysis::{mate_moves, wdl};
 
 /// ` wdl W D L` if a client asked for it (`UCI_ShowWDL`), else nothing.
 pub fn wdl_text(style: Style, score: Score) -> String {
@@ -63,6 +44,7 @@ pub fn perft_report(counts: &[(Move, u64)]) -> (String, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jiangjun_engine::SCORE_MATE;
 
     #[test]
     fn mate_distance_in_moves() {

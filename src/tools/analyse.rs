@@ -1,45 +1,24 @@
 //! `jiangjun analyse GAME...`: every move of a finished game searched at a
-//! chosen time or depth, each move marked by how much it lost, as players
-//! go over a game to find where it turned.
-//!
-//! The loss is measured in expected score (win + half the draws), from the
-//! same logistic WDL model the protocols print with `UCI_ShowWDL`, so that
-//! a 300-point slip in an even position counts and the same slip when the
-//! game is long won does not. A move loses what the mover's expected score
-//! before it (the search of the position) exceeds the expected score after
-//! it (one minus the opponent's, from the search of the next position).
-//! The marks follow the drops Chinese and Western analysis tools use:
-//! `??` (blunder) from 0.30, `?` (mistake) from 0.20, `?!` (inaccuracy)
-//! from 0.10; the engine's own choice is never marked. Each marked move
-//! gets the better move and its line.
-//!
-//! Output: an annotated PGN (ICCS or Chinese notation), the score graph of
-//! each game as an SVG ([`super::analyse_svg`]), progress on stderr.
+//! chosen time or depth and judged by the expected score it lost
+//! (`jiangjun_engine::analysis`: the marks `??`, `?`, `?!` and the better
+//! line), as players go over a game to find where it turned. Writes an
+//! annotated PGN (ICCS or Chinese notation) and each game's score graph as
+//! an SVG, with progress on stderr.
 
-use super::analyse_svg;
 use super::records::{self, Game};
 use crate::tools::{EXIT_USAGE, EvalFileArg, fail};
+use jiangjun_engine::analysis::{self, Judged, MARKS, Verdict, judge_moves, mate_moves};
 use jiangjun_engine::nnue::Network;
 use jiangjun_engine::play::time::Clock;
 use jiangjun_engine::{Engine, Limits, SCORE_MATE, Score};
-use jiangjun_protocol::format::{mate_moves, wdl};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move};
+
 use xiangqi::{OUTCOME_FOLD, Outcome};
-
-/// Expected-score drops from which a move is marked, largest first.
-pub const MARKS: [(f64, &str, &str); 3] = [
-    (0.30, "??", "blunder"),
-    (0.20, "?", "mistake"),
-    (0.10, "?!", "inaccuracy"),
-];
-
-/// Moves of a better line written beside a marked move.
-const LINE_MOVES: usize = 6;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notation {
@@ -78,79 +57,6 @@ pub struct AnalyseArgs {
     pub svg: Option<PathBuf>,
     #[command(flatten)]
     pub eval: EvalFileArg,
-}
-
-/// The search of one position of a game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Verdict {
-    /// The side to move's score (centipawn-like, or a mate score).
-    pub score: Score,
-    pub best: Option<Move>,
-    pub pv: Vec<Move>,
-    pub depth: i32,
-}
-
-/// One move of a game as the analysis judges it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Judged {
-    pub mv: Move,
-    pub mover: Color,
-    /// The mover's expected score before the move and after it.
-    pub before: f64,
-    pub after: f64,
-    /// Red's score after the move, for the graph (mates as ±`SCORE_MATE`).
-    pub red_score: Score,
-    /// The mark, if the move lost enough: `??`, `?` or `?!`.
-    pub mark: Option<&'static str>,
-    /// The position's best move and line (of the position before the move).
-    pub better: Option<Move>,
-    pub line: Vec<Move>,
-}
-
-impl Judged {
-    pub fn loss(&self) -> f64 {
-        (self.before - self.after).max(0.0)
-    }
-}
-
-/// The side to move's expected score for `score`: win + half the draws.
-pub fn expected(score: Score) -> f64 {
-    let (w, d, _) = wdl(score);
-    (w as f64 + d as f64 / 2.0) / 1000.0
-}
-
-/// The mark a move losing `loss` of expected score gets.
-pub fn mark_for(loss: f64) -> Option<&'static str> {
-    MARKS.iter().find(|(at, ..)| loss >= *at).map(|m| m.1)
-}
-
-/// Judge every move from the verdicts of the positions before and after
-/// it (`verdicts[i]`: the position before move `i`; one more at the end).
-pub fn judge_moves(start: &Board, moves: &[Move], verdicts: &[Verdict]) -> Vec<Judged> {
-    let mut board = start.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        let mover = board.side_to_move();
-        let (now, next) = (&verdicts[i], &verdicts[i + 1]);
-        let before = expected(now.score);
-        let after = 1.0 - expected(next.score);
-        let red = |s: Score, stm: Color| if stm == Color::Red { s } else { -s };
-        let played_best = now.best == Some(mv);
-        let loss = (before - after).max(0.0);
-        let mark = if played_best { None } else { mark_for(loss) };
-        out.push(Judged {
-            mv,
-            mover,
-            before,
-            after,
-            red_score: red(next.score, mover.flip()),
-            mark,
-            better: now.best.filter(|&b| b != mv),
-            line: now.pv.iter().take(LINE_MOVES).copied().collect(),
-        });
-        board.make_move(mv);
-    }
-    out
 }
 
 /// The search of `board`, or the game's verdict when it is over (mated or
@@ -391,7 +297,7 @@ pub fn run(a: &AnalyseArgs) -> ExitCode {
         ));
         if let Some(base) = &a.svg {
             let path = svg_path(base, i + 1, games.len());
-            let svg = analyse_svg::graph(&judged, &format!("{label}, {how}"));
+            let svg = analysis::graph::graph(&judged, &format!("{label}, {how}"));
             if let Err(e) = std::fs::write(&path, svg) {
                 return fail(1, format!("{}: {e}", path.display()));
             }

@@ -28,7 +28,6 @@ macro_rules! outln {
 }
 
 pub mod analyse;
-pub mod analyse_svg;
 pub mod bench;
 pub mod book;
 pub mod book_build;

@@ -3,7 +3,7 @@
 //! middle, and the marked moves as dots in their mark's colour, as the
 //! graphs of CCBridge and BHGUI show a game (Red above, Black below).
 
-use super::analyse::{Judged, expected};
+use super::{Judged, expected};
 use std::fmt::Write as _;
 
 const WIDTH: f64 = 800.0;
