@@ -5,15 +5,23 @@
 // shown (fetched from ../pkg/tb/ when a game first gets there).
 //
 // URL parameters (for links and tests): `you=red|black|both`,
-// `think=depth8|movetime1000`, `book=0` (no opening book), `fen=...`.
+// `think=depth8|movetime1000`, `book=0` (no opening book), `fen=...`,
+// `lang=zh|en` (see i18n.mjs).
+//
+// A finished game (played here, or opened from a PGN, XQF, CBR, CBF or CBL
+// file) can be analysed whole (review.mjs): the score graph and the marked
+// moves, each of which, as any move of the list, shows its position.
 
 import { JiangjunRules, loadModule } from '../pkg/jiangjun.mjs';
 import { Board } from './board.mjs';
 import { EngineClient } from './engine.mjs';
 import { pgn, renderMoves, resultOf } from './record.mjs';
+import { initialLanguage, lang, setLanguage, t } from './i18n.mjs';
+import { reviewGame } from './review.mjs';
+import { readGameFile } from './gamefile.mjs';
 
 const $ = (id) => document.getElementById(id);
-const COLORS = { red: 'Red', black: 'Black' };
+const COLORS = { red: () => t('red'), black: () => t('black') };
 
 const state = {
   start: 'startpos', // the FEN the game started from
@@ -21,6 +29,8 @@ const state = {
   game: null, // the rules' answer for start + moves
   selected: null, // the square of the piece picked up
   analysing: false,
+  view: null, // the ply shown when not the game's last (a reviewed move)
+  review: null, // the last game analysis (the \`judge\` answer)
 };
 let rules;
 let engine;
@@ -71,6 +81,17 @@ function kingSquare(fen, side) {
 }
 
 function drawBoard() {
+  if (state.view !== null) {
+    // A past position: shown, not played from.
+    const v = rules.game(state.start, state.moves.slice(0, state.view));
+    board.draw(v.fen, {
+      selected: null,
+      targets: [],
+      last: state.moves[state.view - 1] ?? null,
+      check: v.check ? kingSquare(v.fen, v.side) : null,
+    });
+    return;
+  }
   const g = state.game;
   const targets = state.selected
     ? g.legal.filter((m) => m.startsWith(state.selected)).map((m) => m.slice(2, 4))
@@ -93,8 +114,11 @@ function update() {
   }
   state.game = g;
   state.selected = null;
+  state.view = null;
+  $('back').hidden = true;
   drawBoard();
   renderMoves($('moves'), g.moves, g.start.split(/\s+/)[1] === 'b' ? 'black' : 'red');
+  markReviewedMoves();
   $('moves').parentElement.scrollTop = 1e6;
   $('current-fen').value = g.fen;
   document.body.dataset.plies = String(state.moves.length);
@@ -103,15 +127,15 @@ function update() {
   document.body.dataset.outcome = g.outcome ? g.outcome.text : '';
   showTablebase();
   if (g.outcome) {
-    setStatus(`Game over: ${g.outcome.text}.`);
+    setStatus(t('gameOver', { text: g.outcome.text }));
     return;
   }
-  const who = COLORS[g.side];
+  const who = COLORS[g.side]();
   if (g.side === engineColor()) {
-    setStatus(`${who} to move: Jiangjun is thinking…`);
+    setStatus(t('thinking', { who }));
     think();
   } else {
-    setStatus(`${who} to move${g.check ? ' (in check)' : ''}: your move.`);
+    setStatus(t('yourMove', { who, check: g.check ? t('inCheck') : '' }));
   }
 }
 
@@ -141,13 +165,16 @@ function analyse() {
   clearAnalysis();
   state.analysing = true;
   engine.go(positionText(), 'infinite', 'analyse', { plies: state.moves.length });
-  setStatus('Analysing (Stop ends it).');
+  setStatus(t('analysing'));
 }
 
 /** Drop the searches asked so far: the position they were for is gone. */
 function cancelSearches() {
   if (engine.busy) engine.cancelAll();
   state.analysing = false;
+  // A game analysis waiting on a search it will never get ends there.
+  state.reviewWaiting?.({ cancelled: true });
+  state.reviewWaiting = null;
 }
 
 function playMove(move) {
@@ -159,7 +186,7 @@ function playMove(move) {
 
 function onSquare(square) {
   const g = state.game;
-  if (!g || g.outcome) return;
+  if (!g || g.outcome || state.view !== null) return;
   // The engine's turn: clicks wait.
   if (g.side === engineColor()) return;
   if (state.selected) {
@@ -207,7 +234,7 @@ function tablebaseLine(text, tbState, probe = null) {
 
 /** The verdict in words, from the side to move's view. */
 function verdictText(p, side) {
-  const who = `${COLORS[side]} to move`;
+  const who = `${COLORS[side]()} to move`;
   if (p.rule) return `loss (${who}): only perpetual check avoids mate, and perpetual check loses`;
   if (p.wdl === 'draw') return `draw (${who})`;
   return `${p.wdl} in ${p.dtm} plies (${who})`;
@@ -294,6 +321,8 @@ function pvNames(search, pv) {
 // The search whose analysis waits for the next frame, if any.
 let pendingDraw = null;
 function onInfo(search) {
+  // A game analysis shows its progress, not each search's lines.
+  if (search.purpose === 'review') return;
   // Redraw at most once a frame: info lines come faster than that.
   const scheduled = pendingDraw !== null;
   pendingDraw = search;
@@ -317,7 +346,7 @@ function drawAnalysis(search) {
   $('search-summary').textContent =
     `depth ${top.depth}/${top.seldepth ?? top.depth}  score ${scoreText(top.score)}  ` +
     `nodes ${top.nodes ?? '?'}  ${nps}`;
-  $('score-side').textContent = `${COLORS[side]} to move: scores from ${COLORS[side]}'s side`;
+  $('score-side').textContent = t('scoresFrom', { who: COLORS[side]() });
   document.body.dataset.scoreSide = side;
   document.body.dataset.depth = String(top.depth);
   const list = $('pv-lines');
@@ -343,17 +372,21 @@ function drawAnalysis(search) {
 function onBestmove(search, move) {
   // A short search can end before the next frame: show its last lines now,
   // so that the analysis of a move is there when the move is.
+  if (search.purpose === 'review') {
+    search.done?.(search);
+    return;
+  }
   flushAnalysis();
   if (search.purpose === 'analyse') {
     state.analysing = false;
     const names = move ? pvNames(search, [move]) : [];
-    $('bestmove').textContent = move ? `bestmove ${names[0]?.chinese ?? move} (${move})` : 'no move';
-    setStatus('Analysis stopped.');
+    $('bestmove').textContent = move ? `bestmove ${names[0]?.chinese ?? move} (${move})` : t('noMove');
+    setStatus(t('analysisStopped'));
     document.body.dataset.bestmove = move ?? '';
     // Analysing on the engine's turn put its move off: the game goes on.
     const g = state.game;
     if (!g.outcome && g.side === engineColor() && !engine.busy) {
-      setStatus(`${COLORS[g.side]} to move: Jiangjun is thinking…`);
+      setStatus(t('thinking', { who: COLORS[g.side]() }));
       think();
     }
     return;
@@ -367,10 +400,11 @@ function onBestmove(search, move) {
 
 // --- controls -----------------------------------------------------------
 
-function newGame(start = 'startpos') {
+function newGame(start = 'startpos', moves = []) {
   cancelSearches();
   state.start = start;
-  state.moves = [];
+  state.moves = moves;
+  clearReview();
   clearAnalysis();
   $('pgn').hidden = true;
   $('download').hidden = true;
@@ -396,10 +430,10 @@ function setFen(event) {
   if (!text) return;
   const g = rules.game(text, []);
   if (!g.ok) {
-    message(`Position refused: ${g.error}`, 'error');
+    message(t('positionRefused', { error: g.error }), 'error');
     return;
   }
-  message(`Position set: ${g.fen}`, 'info');
+  message(t('positionSet', { fen: g.fen }), 'info');
   newGame(g.fen);
 }
 
@@ -417,10 +451,10 @@ async function copyFen() {
     // No clipboard API here (an insecure origin) or no permission.
     copied = document.execCommand?.('copy') ?? false;
   }
-  button.textContent = copied ? 'Copied' : 'Press Ctrl+C';
+  button.textContent = copied ? t('copied') : t('pressCtrlC');
   clearTimeout(copyFen.timer);
   copyFen.timer = setTimeout(() => {
-    button.textContent = 'Copy';
+    button.textContent = t('copy');
   }, 2000);
 }
 
@@ -444,6 +478,140 @@ function exportPgn() {
   if (link.href) URL.revokeObjectURL(link.href);
   link.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
   link.hidden = false;
+}
+
+// --- a past position, a game file, the game's analysis --------------------
+
+/** Show the position after `ply` moves (null: the game as it stands). */
+function showPly(ply) {
+  state.view = ply === null || ply >= state.moves.length ? null : Math.max(0, ply);
+  state.selected = null;
+  $('back').hidden = state.view === null;
+  document.body.dataset.view = state.view === null ? '' : String(state.view);
+  for (const td of $('moves').querySelectorAll('td[data-ply]')) {
+    td.classList.toggle('viewing', state.view !== null && Number(td.dataset.ply) === state.view - 1);
+  }
+  if (state.view !== null) message(t('viewing', { n: state.view }), 'info');
+  else message('');
+  drawBoard();
+}
+
+/** Open a game file (PGN, XQF, CBR, CBF, CBL): its first game, to review. */
+async function openFile(file) {
+  try {
+    const game = await readGameFile(file, rules);
+    const g = rules.game(game.fen, game.moves);
+    if (!g.ok) throw new Error(g.error);
+    // Both sides are the file's: the engine only analyses.
+    $('you').value = 'both';
+    board.setFlipped(false);
+    newGame(g.start, game.moves.slice());
+    message(t('fileOpened', { name: file.name, n: game.moves.length }), 'info');
+    document.body.dataset.opened = file.name;
+  } catch (e) {
+    message(t('fileRefused', { name: file.name, error: e.message ?? e }), 'error');
+  }
+}
+
+function clearReview() {
+  state.review = null;
+  $('review-graph').replaceChildren();
+  $('review-marks').replaceChildren();
+  $('review-status').textContent = '';
+  delete document.body.dataset.review;
+}
+
+/** The marks of the last analysis beside the moves of the list. */
+function markReviewedMoves() {
+  const r = state.review;
+  if (!r) return;
+  for (const td of $('moves').querySelectorAll('td[data-ply]')) {
+    const m = r.moves[Number(td.dataset.ply)];
+    if (m?.mark) td.querySelector('.zh')?.append(m.mark);
+  }
+}
+
+const MARK_CLASS = { '??': 'mark-blunder', '?': 'mark-mistake', '?!': 'mark-inaccuracy' };
+
+function showReview(r) {
+  state.review = r;
+  $('review-graph').innerHTML = r.svg;
+  const list = $('review-marks');
+  list.replaceChildren();
+  const counts = { '??': 0, '?': 0, '?!': 0 };
+  const firstBlack = state.game.start.split(/\s+/)[1] === 'b';
+  for (const m of r.moves) {
+    if (!m.mark) continue;
+    counts[m.mark] += 1;
+    const li = document.createElement('li');
+    li.dataset.ply = String(m.ply);
+    const ply = m.ply + (firstBlack ? 1 : 0);
+    const number = `${Math.floor(ply / 2) + 1}${ply % 2 ? '…' : '.'}`;
+    const mark = document.createElement('span');
+    mark.className = `mark ${MARK_CLASS[m.mark]}`;
+    mark.textContent = m.mark;
+    const better = document.createElement('span');
+    better.className = 'better';
+    better.textContent = m.betterChinese
+      ? ` ${t('better')} ${m.betterChinese} (${m.line.join(' ')})`
+      : '';
+    li.append(`${number} ${m.chinese}`, mark, ` ${t('lost', { pct: Math.round(m.loss * 100) })}`, better);
+    list.appendChild(li);
+  }
+  const done = counts['??'] + counts['?'] + counts['?!'];
+  $('review-status').textContent = done
+    ? t('reviewDone', { blunders: counts['??'], mistakes: counts['?'], inaccuracies: counts['?!'] })
+    : t('reviewNothing');
+  document.body.dataset.review = 'done';
+  document.body.dataset.marks = String(done);
+  renderMoves($('moves'), state.game.moves, firstBlack ? 'black' : 'red');
+  markReviewedMoves();
+}
+
+/** A click on the graph: the position after the move under the pointer. */
+function graphClick(e) {
+  const svg = $('review-graph').querySelector('svg');
+  if (!svg || !state.review) return;
+  const box = svg.getBoundingClientRect();
+  const x = ((e.clientX - box.left) / box.width) * svg.viewBox.baseVal.width;
+  // The plot's margins are the graph's (engine/src/analysis/graph.rs).
+  const plies = Math.max(1, state.review.moves.length);
+  const ply = Math.round(((x - 40) / (svg.viewBox.baseVal.width - 50)) * plies);
+  showPly(Math.min(Math.max(ply, 0), plies));
+}
+
+/** Analyse the whole game with the "Engine thinks" setting. */
+async function runReview() {
+  cancelSearches();
+  clearAnalysis();
+  clearReview();
+  strengthOptions(true);
+  engine.setOption('MultiPV', 1);
+  engine.setOption('OwnBook', 'false');
+  const progress = $('review-progress');
+  progress.hidden = false;
+  document.body.dataset.review = 'running';
+  $('review-game').disabled = true;
+  const search = (moves, plies) =>
+    new Promise((done) => {
+      state.reviewWaiting = done;
+      engine.go(positionText(moves), $('think').value, 'review', { plies, done });
+    });
+  const r = await reviewGame(rules, state.start, state.moves.slice(), search, (i, n) => {
+    state.reviewWaiting = null;
+    progress.max = n;
+    progress.value = i;
+    $('review-status').textContent = t('reviewRunning', { i: Math.min(i + 1, n), n });
+  });
+  progress.hidden = true;
+  $('review-game').disabled = false;
+  strengthOptions(false);
+  if (!r.ok) {
+    document.body.dataset.review = 'failed';
+    $('review-status').textContent = r.error;
+    return;
+  }
+  showReview(r);
 }
 
 function readParams() {
@@ -478,6 +646,7 @@ function readOption(line) {
 }
 
 async function main() {
+  setLanguage(initialLanguage());
   board = new Board($('board'), onSquare);
   const fen = readParams();
   board.setFlipped(human() === 'black');
@@ -501,10 +670,43 @@ async function main() {
   if (threads > 1) engine.setOption('Threads', threads);
   document.body.dataset.threads = String(threads);
   $('isolation').textContent = engine.canStop
-    ? `The engine searches on ${threads} thread${threads > 1 ? 's' : ''}.`
-    : 'This page is not cross-origin isolated (its server sends no COOP/COEP headers): Stop restarts the engine, and it searches on one thread.';
+    ? t('threadsOn', { n: threads, s: threads > 1 ? 's' : '' })
+    : t('notIsolated');
 
   $('new-game').onclick = () => newGame(state.start);
+  $('review-game').onclick = runReview;
+  $('back').onclick = () => showPly(null);
+  $('moves').onclick = (e) => {
+    const ply = e.target.closest('td[data-ply]')?.dataset.ply;
+    if (ply !== undefined) showPly(Number(ply) + 1);
+  };
+  $('review-marks').onclick = (e) => {
+    const ply = e.target.closest('li[data-ply]')?.dataset.ply;
+    if (ply !== undefined) showPly(Number(ply) + 1);
+  };
+  $('review-graph').onclick = graphClick;
+  $('open-file').onchange = (e) => {
+    const file = e.target.files?.[0];
+    if (file) openFile(file);
+    e.target.value = '';
+  };
+  const area = $('board-area');
+  area.ondragover = (e) => {
+    e.preventDefault();
+    area.classList.add('drop');
+  };
+  area.ondragleave = () => area.classList.remove('drop');
+  area.ondrop = (e) => {
+    e.preventDefault();
+    area.classList.remove('drop');
+    const file = e.dataTransfer?.files?.[0];
+    if (file) openFile(file);
+  };
+  $('lang').onclick = () => {
+    setLanguage(lang() === 'zh' ? 'en' : 'zh', true);
+    update();
+    if (state.review) showReview(state.review);
+  };
   $('undo').onclick = undo;
   $('flip').onclick = () => {
     board.setFlipped(!board.flipped);
@@ -530,15 +732,15 @@ async function main() {
   if (fen) {
     const g = rules.game(fen, []);
     if (g.ok) state.start = g.fen;
-    else message(`Position refused: ${g.error}`, 'error');
+    else message(t('positionRefused', { error: g.error }), 'error');
   }
   // For tests and the console: the rules and the game.
-  window.jiangjunPage = { rules, state, engine };
+  window.jiangjunPage = { rules, state, engine, openFile };
   update();
 }
 
 main().catch((e) => {
   document.body.dataset.engine = 'failed';
   message(`The engine could not start: ${e.message ?? e}`, 'error');
-  setStatus('No engine.');
+  setStatus(t('noEngine'));
 });

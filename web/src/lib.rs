@@ -34,6 +34,7 @@
 // from source for it): its spawner waits on the slot's state word directly.
 #![cfg_attr(target_feature = "atomics", feature(stdarch_wasm_atomic_wait))]
 
+mod analysis;
 mod host;
 mod query;
 mod rules;

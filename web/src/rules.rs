@@ -16,7 +16,9 @@
 //! - `read POSITION notation TEXT`: TEXT (Chinese such as 炮二平五, WXF
 //!   such as C2.5, or ICCS) read as a legal move of the position reached;
 //! - `tb POSITION`: the endgame tables' verdict on the position reached,
-//!   with the best move and each move's verdict (see `tables.rs`).
+//!   with the best move and each move's verdict (see `tables.rs`);
+//! - `judge POSITION verdicts ...`: a game's moves judged from the searches
+//!   of its positions, with the score graph (see `analysis.rs`).
 //!
 //! Answers: `{"ok":true,...}`, or `{"ok":false,"error":"...","ply":N}`
 //! where `ply` is the index of the move refused (-1: the FEN itself).
@@ -32,8 +34,9 @@ pub fn answer(query: &str) -> String {
         Some(("game", rest)) => game(rest),
         Some(("read", rest)) => read(rest),
         Some(("tb", rest)) => crate::tables::query(rest),
+        Some(("judge", rest)) => crate::analysis::query(rest),
         _ => Err(refuse(
-            "unknown query: expected 'game POSITION', 'read POSITION notation TEXT' or 'tb POSITION'",
+            "unknown query: expected 'game POSITION', 'read POSITION notation TEXT', 'tb POSITION' or 'judge POSITION verdicts ...'",
             -1,
         )),
     };

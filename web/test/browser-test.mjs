@@ -15,7 +15,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { OUT_DIR, ROOT, start } from './browser-lib.mjs';
 
 const NATIVE = process.env.JIANGJUN_BIN ?? `${ROOT}target/release/jiangjun`;
@@ -556,6 +556,62 @@ await check('without isolation headers, Stop still answers (the engine restarts)
   await plain.click('.hits [data-square="e2"]');
   await plain.waitForFunction(() => document.body.dataset.plies === '2', { timeout: 60000 });
   await plain.close();
+});
+
+// A master game Red won (../shared/data/games/games.txt's first 1-0), as PGN.
+const REVIEW_GAME = 'h2e2 h9g7 h0g2 i9h9 i0h0 g6g5 c3c4 b9c7 b0c2 c9e7 b2b4 h7h5 g3g4 d9e8 g4g5 e7g5 g2f4 c6c5 c4c5 h5c5 h0h9 g7h9 f4e6 c7e6 e2e6 g5e7 b4g4 a9d9 a0b0 b7c7 c2e1 c7c9 e1g2 d9d6 g2f4 c5f5 e6e5 e9d9 d0e1 h9g7 e5d5 d9e9 d5e5 e9d9 b0b4 f5f7 b4d4 d6d4 g4d4 c9c5 d4d2 d9e9 f4e6 g7f5 e6c5';
+
+await check('the page in Chinese: a game file opened, analysed, its graph and marks; screenshot', async () => {
+  const p = await session.browser.newPage();
+  p.on('pageerror', (e) => problems.push(`page error (review): ${e.message}`));
+  await p.goto(`${session.base}/page/?lang=zh&think=depth6&book=0&threads=1`);
+  await p.waitForFunction(() => document.body.dataset.engine === 'ready', { timeout: 60000 });
+  assert.equal(await p.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal(await p.$eval('#review-game', (e) => e.textContent), '分析全局');
+  assert.equal(await p.$eval('#new-game', (e) => e.textContent), '新局');
+  const moves = REVIEW_GAME.split(' ');
+  const words = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m));
+  const file = `${OUT_DIR}/review-game.pgn`;
+  writeFileSync(file, `[Event "test"]\n[Result "1-0"]\n\n${words.join(' ')} 1-0\n`);
+  const input = await p.$('#open-file');
+  await input.uploadFile(file);
+  await p.waitForFunction(() => document.body.dataset.opened === 'review-game.pgn', { timeout: 10000 });
+  assert.equal(await p.evaluate(() => document.body.dataset.plies), String(moves.length));
+  // The move list in Chinese notation.
+  assert.equal(await p.$eval('#moves .zh', (e) => e.textContent), '炮二平五');
+  await p.click('#review-game');
+  await p.waitForFunction(() => document.body.dataset.review === 'done', { timeout: 300000 });
+  const marks = Number(await p.evaluate(() => document.body.dataset.marks));
+  assert.ok(marks > 0, 'a game decided by mistakes has marked moves');
+  assert.equal(await p.$$eval('#review-marks li', (es) => es.length), marks);
+  assert.equal(await p.$$eval('#review-graph svg circle', (es) => es.length), marks);
+  assert.equal(await p.$$eval('#review-graph svg polyline', (es) => es.length), 1);
+  assert.match(await p.$eval('#review-status', (e) => e.textContent), /^分析完成/);
+  // Each marked move names a better one, in Chinese.
+  assert.match(await p.$eval('#review-marks li', (e) => e.textContent), /应走 (\S+) \(\1( \S+)*\)/);
+  // A marked move shows its position; "back" returns to the game.
+  const ply = Number(await p.$eval('#review-marks li', (e) => e.dataset.ply));
+  await p.click('#review-marks li');
+  assert.equal(await p.evaluate(() => document.body.dataset.view), String(ply + 1));
+  const fen = await p.evaluate(
+    (n) => window.jiangjunPage.rules.game(window.jiangjunPage.state.start, window.jiangjunPage.state.moves.slice(0, n)).fen,
+    ply + 1,
+  );
+  assert.ok(fen);
+  await p.screenshot({ path: `${OUT_DIR}/analysis-zh.png`, fullPage: true });
+  await p.click('#back');
+  assert.equal(await p.evaluate(() => document.body.dataset.view), '');
+  // A click on the graph shows the position under it.
+  const box = await (await p.$('#review-graph svg')).boundingBox();
+  await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  assert.notEqual(await p.evaluate(() => document.body.dataset.view), '');
+  // A file that is no game is refused with its name, and the game stays.
+  const bad = `${OUT_DIR}/bad.pgn`;
+  writeFileSync(bad, '1. h2e2 z9z9 1-0\n');
+  await input.uploadFile(bad);
+  await p.waitForFunction(() => document.getElementById('message').textContent.startsWith('bad.pgn'), { timeout: 10000 });
+  assert.equal(await p.evaluate(() => document.body.dataset.plies), String(moves.length));
+  await p.close();
 });
 
 await check('no errors on the page', async () => {
