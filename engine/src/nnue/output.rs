@@ -52,7 +52,9 @@ fn screlu_output<const N: usize>(
     extra: i64,
 ) -> i32 {
     let (w_us, w_them) = w.split_at(l1);
-    let sum = simd::screlu_dot::<N>(us, w_us, QA as i16) + simd::screlu_dot::<N>(them, w_them, QA as i16) + extra;
+    let sum = simd::screlu_dot::<N>(us, w_us, QA as i16)
+        + simd::screlu_dot::<N>(them, w_them, QA as i16)
+        + extra;
     let out = (sum / QA as i64 + bias as i64) * SCALE as i64 / (QA as i64 * QB as i64);
     out as i32
 }

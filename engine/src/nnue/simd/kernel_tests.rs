@@ -56,7 +56,12 @@ fn each_case(mut check: impl FnMut(&[i16], &[i16], i64)) {
 #[test]
 fn the_dispatched_kernel_equals_the_portable_one() {
     each_case(|acc, w, want| {
-        assert_eq!(super::screlu_dot::<0>(acc, w, QA as i16), want, "width {}", acc.len());
+        assert_eq!(
+            super::screlu_dot::<0>(acc, w, QA as i16),
+            want,
+            "width {}",
+            acc.len()
+        );
     });
     // The widths the network compiles a constant trip count for.
     let mut rng = Rng(7);
