@@ -172,10 +172,22 @@ impl Game {
     }
 
     /// Whether two games hold the same start, headers and tree (warnings
-    /// aside): what a write and a read back must keep.
+    /// and the order nodes were added in aside): what a write and a read
+    /// back must keep.
     pub fn same_tree(&self, other: &Game) -> bool {
-        self.start.to_fen() == other.start.to_fen()
-            && self.headers == other.headers
-            && self.nodes == other.nodes
+        if self.start.to_fen() != other.start.to_fen() || self.headers != other.headers {
+            return false;
+        }
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((a, b)) = stack.pop() {
+            let (Some(x), Some(y)) = (self.nodes.get(a), other.nodes.get(b)) else {
+                return false;
+            };
+            if x.mv != y.mv || x.comment != y.comment || x.children.len() != y.children.len() {
+                return false;
+            }
+            stack.extend(x.children.iter().copied().zip(y.children.iter().copied()));
+        }
+        true
     }
 }

@@ -82,14 +82,24 @@ pub fn read_bytes(
 /// an empty board (a cover page, a deleted slot) is passed over; any other
 /// bad entry, or a bad file, is an error naming the file (and the entry).
 pub fn read_path(path: &Path) -> Result<Vec<Game>, GameFileError> {
+    let data = std::fs::read(path).map_err(|e| GameFileError {
+        path: path.to_path_buf(),
+        entry: None,
+        kind: FormatError::Io(e),
+    })?;
+    read_named(path, &data)
+}
+
+/// As [`read_path`], for bytes already read from `path` (its extension
+/// says the format; errors name it).
+pub fn read_named(path: &Path, data: &[u8]) -> Result<Vec<Game>, GameFileError> {
     let err = |entry, kind| GameFileError {
         path: path.to_path_buf(),
         entry,
         kind,
     };
     let format = Format::of_path(path).ok_or_else(|| err(None, FormatError::UnknownFormat))?;
-    let data = std::fs::read(path).map_err(|e| err(None, FormatError::Io(e)))?;
-    let entries = read_bytes(format, &data).map_err(|e| err(None, e))?;
+    let entries = read_bytes(format, data).map_err(|e| err(None, e))?;
     let library = format == Format::Cbl;
     let mut games = Vec::with_capacity(entries.len());
     for (i, entry) in entries.into_iter().enumerate() {
