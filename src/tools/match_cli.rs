@@ -3,7 +3,7 @@
 
 use crate::tools::{EXIT_USAGE, fail};
 use std::error::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use xiangqi_match::engine::EngineSpec;
@@ -28,9 +28,16 @@ pub struct MatchArgs {
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Opening positions, one FEN (or EPD line) per line; each is played twice
-    /// with colours swapped. Default: the start position.
+    /// with colours swapped. Default: the start position. A Chinese game file
+    /// (.xqf, .cbl, .cbr, .cbf) gives each game's position after
+    /// --opening-plies plies of its main line (the same position once).
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// With a game file as --openings: the plies of each game's main line
+    /// played before the match's game starts (0: the game's start position,
+    /// as for a collection of endgames). A game with fewer moves is passed over.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: usize,
     /// Number of games.
     #[arg(long, default_value_t = 2)]
     pub games: usize,
@@ -115,6 +122,35 @@ pub struct MergeArgs {
     pub shards: Vec<PathBuf>,
 }
 
+/// The openings of a game file: each game's position after `plies` plies
+/// of its main line, in file order, each position once.
+fn game_file_openings(path: &Path, plies: usize) -> Result<Vec<String>, Box<dyn Error>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for g in xiangqi_gamefile::read_path(path)? {
+        let line = g.main_line();
+        let Some(moves) = line.get(..plies) else {
+            continue;
+        };
+        let mut board = g.start.clone();
+        for &mv in moves {
+            board.make_move(mv);
+        }
+        let fen = board.to_fen();
+        if seen.insert(fen.clone()) {
+            out.push(fen);
+        }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "{}: no game with {plies} plies to open with",
+            path.display()
+        )
+        .into());
+    }
+    Ok(out)
+}
+
 /// The match the arguments describe.
 fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
     let [e0, e1] = a.engines.as_slice() else {
@@ -128,7 +164,11 @@ fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
     }
     let mut cfg = MatchConfig::new(engines, TimeControl::parse(&a.tc)?);
     if let Some(p) = &a.openings {
-        cfg.openings = read_openings(p)?;
+        cfg.openings = if xiangqi_gamefile::Format::of_path(p).is_some() {
+            game_file_openings(p, a.opening_plies)?
+        } else {
+            read_openings(p)?
+        };
     }
     cfg.sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     let adjudication = Adjudication {
