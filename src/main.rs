@@ -1,6 +1,6 @@
 use clap::{Parser, Subcommand};
 use jiangjun::tools::{
-    bench, book, datagen, judge, ladder, match_cli, perft, solve, spsa, tb, train, tune,
+    analyse, bench, book, datagen, judge, ladder, match_cli, perft, solve, spsa, tb, train, tune,
 };
 use std::process::ExitCode;
 
@@ -19,6 +19,10 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Rule on a game so far: prints `red`, `black`, `draw` or `ongoing` and the reason.
     Judge(judge::JudgeArgs),
+    /// Go over whole games (PGN, XQF, CBL, CBR, CBF): every move marked by how
+    /// much it lost (?!, ?, ??), the better move given; an annotated PGN and
+    /// a score graph (SVG).
+    Analyse(analyse::AnalyseArgs),
     /// Play a match between two UCI or UCCI engines, judged by the rules, with
     /// Elo, LOS, pentanomial counts and an optional SPRT.
     Match(match_cli::MatchArgs),
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Match(args)) => match_cli::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Spsa(args)) => spsa::run(&args),

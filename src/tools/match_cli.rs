@@ -231,3 +231,61 @@ fn merge(m: &MergeArgs) -> ExitCode {
         Err(e) => fail(1, e),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::Board;
+    use xiangqi_gamefile::{Game, write_xqf};
+
+    /// Two games from the start and one endgame: with no plies the start
+    /// position once and the endgame; with two, each game's position after
+    /// its first two moves (the endgame, one move long, passed over).
+    #[test]
+    fn openings_from_a_game_file() {
+        let dir = std::env::temp_dir().join(format!("jj-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut fens = Vec::new();
+        for (i, (fen, moves)) in [
+            (xiangqi::START_FEN, "h2e2 h9g7"),
+            (xiangqi::START_FEN, "c3c4 b9c7 b0c2"),
+            ("3k5/9/9/9/9/9/9/9/r7r/4K4 b", "a1a0"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut board = Board::from_fen(fen).unwrap();
+            let mut g = Game::new(board.clone());
+            let mut at = 0;
+            for text in moves.split(' ') {
+                let mv = board.parse_move(text).unwrap();
+                at = g.add(at, mv, None);
+                board.make_move(mv);
+            }
+            let path = dir.join(format!("{i}.xqf"));
+            std::fs::write(&path, write_xqf(&g)).unwrap();
+            fens.push(path);
+        }
+        // A library stands in as three files read one after the other.
+        let read = |plies| -> Vec<String> {
+            fens.iter()
+                .flat_map(|p| game_file_openings(p, plies).unwrap_or_default())
+                .collect()
+        };
+        let start = Board::startpos().to_fen();
+        assert_eq!(
+            read(0),
+            vec![
+                start.clone(),
+                start,
+                "3k5/9/9/9/9/9/9/9/r7r/4K4 b - - 0 1".to_string()
+            ]
+        );
+        let two = read(2);
+        assert_eq!(two.len(), 2);
+        assert!(two[0].starts_with("rnbakab1r/9/1c4nc1/"), "{two:?}");
+        let e = game_file_openings(&fens[2], 2).unwrap_err().to_string();
+        assert!(e.contains("2.xqf: no game with 2 plies"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
