@@ -10,8 +10,9 @@
 //! Then the root record at 2214 and the moves, each four bytes: a flag
 //! byte (1: no continuation, 2: an alternative follows, 4: a comment
 //! follows, as a 32-bit byte count and UTF-16LE text), a spare byte and the
-//! two squares (`row * 9 + file`, row 0 Black's back rank), in the preorder
-//! of [`crate::tree`]. A record of four zero bytes ends the moves.
+//! two squares (`row * 9 + file`, row 0 Black's back rank), in XQF's
+//! preorder (a move, its continuation, then its alternative). A record of
+//! four zero bytes ends the moves.
 //!
 //! Facts from the `cchess` package's reader and the sample files; the code is ours.
 

@@ -10,8 +10,9 @@
 //! date 0x110, site 0x120, Red 0x130, Black 0x140, annotator 0x1D0).
 //!
 //! A move record is four bytes, source and destination squares (plus 24
-//! and 32) and a flag byte, in preorder ([`crate::tree`]); the first record
-//! is the root, carrying the game's comment. Up to version 10 the flags say
+//! and 32) and a flag byte, in preorder (a move, its continuation, then
+//! its alternative); the first record is the root, carrying the game's
+//! comment. Up to version 10 the flags say
 //! "continuation" in the high nibble and "variation" in the low one, and a
 //! 32-bit comment length follows every record. From version 11 the file is
 //! encrypted: the squares of the pieces and of the moves are offset by
