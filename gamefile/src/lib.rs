@@ -82,13 +82,30 @@ pub fn read_bytes(
 /// an empty board (a cover page, a deleted slot) is passed over; any other
 /// bad entry, or a bad file, is an error naming the file (and the entry).
 pub fn read_path(path: &Path) -> Result<Vec<Game>, GameFileError> {
-    let data = std::fs::read(path).map_err(|e| GameFileError {
+    let err = |kind| GameFileError {
         path: path.to_path_buf(),
         entry: None,
-        kind: FormatError::Io(e),
-    })?;
+        kind,
+    };
+    // At most one byte past the limit is read: a huge file (or a device
+    // given a game file's name) is refused rather than filling the memory.
+    let mut data = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_LEN + 1), &mut data)
+        })
+        .map_err(|e| err(FormatError::Io(e)))?;
+    if data.len() as u64 > MAX_FILE_LEN {
+        return Err(err(FormatError::Corrupt(format!(
+            "larger than {MAX_FILE_LEN} bytes, more than any game file or library"
+        ))));
+    }
     read_named(path, &data)
 }
+
+/// The largest file [`read_path`] reads: 256 MiB, a library of 65,000
+/// games of 4 KiB.
+pub const MAX_FILE_LEN: u64 = 256 << 20;
 
 /// As [`read_path`], for bytes already read from `path` (its extension
 /// says the format; errors name it).
