@@ -149,6 +149,33 @@ fn a_game_of_random_moves_is_marked_with_better_moves() {
     assert_eq!(code, 0);
     let first = xiangqi::notation::chinese(&Board::startpos(), moves[0]);
     assert!(out.contains(&format!("1. {first}")), "{out}");
+    // Our own tools read the annotated PGN back, marks and all: every move
+    // of the game is a position of the book.
+    let chinese_pgn = dir().join("random-chinese.pgn");
+    std::fs::write(&chinese_pgn, &out).unwrap();
+    for p in [&pgn, &chinese_pgn] {
+        let book = dir().join("random.book");
+        let (code, built, err) = run(&[
+            "book",
+            "build",
+            "--pgn",
+            p.to_str().unwrap(),
+            "--max-ply",
+            "99",
+            "--min-games",
+            "1",
+            "--verify-depth",
+            "0",
+            "-o",
+            book.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            built.starts_with(&format!("1 games, {} positions", moves.len())),
+            "{built}{err}"
+        );
+        assert!(!err.contains("cut"), "{err}");
+    }
 }
 
 #[test]

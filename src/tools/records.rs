@@ -278,14 +278,17 @@ fn parse_any(board: &Board, text: &str) -> Result<Move, String> {
     Err(shaped.unwrap_or_else(|| "not a move in ICCS, WXF or Chinese notation".into()))
 }
 
-/// A move word without a move number glued to it (`1.炮二平五`, `12...h9g7`).
+/// A move word without a move number glued to it (`1.炮二平五`, `12...h9g7`)
+/// and without the marks PGN allows after a move (`炮七平九??`, `h2e2!?`,
+/// as `jiangjun analyse` writes them).
 fn strip_number(word: &str) -> &str {
     let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
-    if rest.len() < word.len() && rest.starts_with('.') {
+    let word = if rest.len() < word.len() && rest.starts_with('.') {
         rest.trim_start_matches('.')
     } else {
         word
-    }
+    };
+    word.trim_end_matches(['?', '!'])
 }
 
 fn result_value(text: &str) -> Option<f64> {
