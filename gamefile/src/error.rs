@@ -17,8 +17,9 @@ pub enum FormatError {
     /// The file does not start as the format must.
     #[error("not a {0} file: its first bytes are not the format's mark")]
     BadMagic(&'static str),
-    /// An XQF version this reader does not know.
-    #[error("XQF version {0} is not one of 10 to 18")]
+    /// An XQF version newer than this reader knows (versions up to 10
+    /// are read as plain data, 11 to 18 decrypted).
+    #[error("XQF version {0} is newer than 18, the last this reader knows")]
     Version(u8),
     /// The file ends before the data it announces.
     #[error("cut short: {what} needs {need} bytes at byte {at}, the data has {len}")]
