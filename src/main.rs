@@ -19,6 +19,10 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Rule on a game so far: prints `red`, `black`, `draw` or `ongoing` and the reason.
     Judge(judge::JudgeArgs),
+    /// Go over whole games (PGN, XQF, CBL, CBR, CBF): every move marked by how
+    /// much it lost (?!, ?, ??), the better move given; an annotated PGN and
+    /// a score graph (SVG).
+    Analyse(analyse::AnalyseArgs),
     /// Play a match between two UCI or UCCI engines, judged by the rules, with
     /// Elo, LOS, pentanomial counts and an optional SPRT.
     Match(match_cli::MatchArgs),
@@ -46,10 +50,6 @@ enum Command {
     /// Print the strength ladder: each rung's node budget, skill pick and
     /// noise, the `Skill Level` that selects it and its rating.
     Ladder(ladder::LadderArgs),
-    /// Go over whole games: every move searched, the ones that lost marked
-    /// `??`, `?` or `?!` with the better line; an annotated PGN and each
-    /// game's score graph (SVG).
-    Analyse(analyse::AnalyseArgs),
     /// Endgame tables: build them, probe a position, verify them.
     #[command(subcommand)]
     Tb(tb::TbCommand),
@@ -62,6 +62,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Match(args)) => match_cli::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Spsa(args)) => spsa::run(&args),
@@ -72,7 +73,6 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Ladder(args)) => ladder::run(&args),
         Some(Command::Tb(cmd)) => tb::run(&cmd),
-        Some(Command::Analyse(args)) => analyse::run(&args),
         None => {
             jiangjun_protocol::run_stdio();
             ExitCode::SUCCESS

@@ -1,7 +1,7 @@
 //! The books players own through the `BookFile` (UCI) and `bookfiles`
 //! (UCCI) options of the real binary: ElephantEye's `BOOK.DAT` and BHGUI's
 //! `.obk` are read by their content, and a missing, truncated or foreign
-//! file is refused with an `info string` while the book loaded before
+//! file (a game file too) is refused with an `info string` while the book loaded before
 //! stays.
 
 // Test code: a failed unwrap is a failed test, reported with its line.
@@ -76,7 +76,15 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
     let fake_sqlite = d.join("books-fake-sqlite.obk");
     std::fs::write(&fake_sqlite, b"SQLite format 3\0\0\0\0\0\0\0\0\0").unwrap();
     let missing = d.join("books-missing.dat");
-    let bad: [(&Path, &str); 4] = [
+    // A game file is no book, though an XQF file's bytes could pass for
+    // BOOK.DAT records: refused by its name (build a book from it instead).
+    let game_file = d.join("books-game.xqf");
+    std::fs::write(
+        &game_file,
+        xiangqi_gamefile::write_xqf(&xiangqi_gamefile::Game::new(Board::startpos())),
+    )
+    .unwrap();
+    let bad: [(&Path, &str); 5] = [
         (
             &truncated,
             "not a whole number of ElephantEye's 8-byte records",
@@ -84,6 +92,7 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
         (&foreign, "not a book"),
         (&fake_sqlite, "SQLite"),
         (&missing, "No such file"),
+        (&game_file, "a game file (.xqf), not a book"),
     ];
 
     for (dialect, set, go) in DIALECTS {

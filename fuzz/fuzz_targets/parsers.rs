@@ -1,6 +1,8 @@
 //! Coverage-guided fuzzing of everything that reads untrusted text: protocol
 //! lines in both dialects, FEN strings, moves (coordinates, Chinese, WXF),
-//! and a position command applied to a board. None of it may panic.
+//! a position command applied to a board, and the same bytes as each of the
+//! Chinese game files (XQF, CBL, CBR, CBF), a game read written as XQF and
+//! read back. None of it may panic.
 #![no_main]
 
 use jiangjun_protocol::command::{Command, PositionBase};
@@ -9,6 +11,15 @@ use libfuzzer_sys::fuzz_target;
 use xiangqi::{Board, Move};
 
 fuzz_target!(|data: &[u8]| {
+    use xiangqi_gamefile::{Format, read_bytes, write_xqf, xqf};
+    for format in [Format::Xqf, Format::Cbl, Format::Cbr, Format::Cbf] {
+        if let Ok(entries) = read_bytes(format, data) {
+            for game in entries.into_iter().flatten() {
+                let back = xqf::read(&write_xqf(&game)).expect("own XQF reads");
+                assert_eq!(back.main_line(), game.main_line());
+            }
+        }
+    }
     let text = String::from_utf8_lossy(data);
     for line in text.lines() {
         for dialect in DIALECTS {

@@ -1,304 +1,230 @@
-//! `jiangjun analyse GAME...`: every move of a finished game searched at a
-//! chosen time or depth and judged by the expected score it lost
-//! (`jiangjun_engine::analysis`: the marks `??`, `?`, `?!` and the better
-//! line), as players go over a game to find where it turned. Writes an
-//! annotated PGN (ICCS or Chinese notation) and each game's score graph as
-//! an SVG, with progress on stderr.
+//! `jiangjun analyse`: go over whole games, every position searched at a
+//! fixed time or depth, each move marked by how much of the mover's
+//! expected score it lost (`annotate`), the games written back as an
+//! annotated PGN and each game's score graph as SVG (`score_graph`). The
+//! games come from PGN or from the Chinese game files (XQF, CBL, CBR, CBF),
+//! a whole library in one run.
 
-use super::records::{self, Game};
-use crate::tools::{EXIT_USAGE, EvalFileArg, fail};
-use jiangjun_engine::analysis::{self, Judged, MARKS, Verdict, judge_moves, mate_moves};
-use jiangjun_engine::nnue::Network;
+use crate::tools::annotate::{self, Analysis, Eval, GameInfo, Notation};
+use crate::tools::{EXIT_USAGE, fail, records, score_graph};
+use jiangjun_engine::Engine;
+use jiangjun_engine::Limits;
 use jiangjun_engine::play::time::Clock;
-use jiangjun_engine::{Engine, Limits, SCORE_MATE, Score};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use xiangqi::board::Board;
-use xiangqi::types::{Color, Move};
-
-use xiangqi::{OUTCOME_FOLD, Outcome};
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notation {
-    /// Coordinates: `h2e2`.
-    Iccs,
-    /// Chinese: 炮二平五.
-    Chinese,
-}
 
 #[derive(clap::Args)]
 pub struct AnalyseArgs {
-    /// Game files: PGN (ICCS, WXF or Chinese moves), or one game a line
-    /// (`FEN moves... result`, `.txt`).
+    /// The games: PGN files, or Chinese game files (.xqf, .cbl, .cbr, .cbf),
+    /// of which each game's main line is gone over.
     #[arg(required = true)]
     pub games: Vec<PathBuf>,
-    /// Milliseconds of search per position (ignored with --depth).
-    #[arg(long, default_value_t = 1000)]
-    pub movetime: u64,
-    /// Search every position to this depth instead of for a time (the same
-    /// analysis on every machine).
+    /// Milliseconds of search a position (the default, 1000, unless --depth).
     #[arg(long)]
+    pub movetime: Option<u64>,
+    /// A fixed depth a position instead of a time.
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(i32).range(1..=60))]
     pub depth: Option<i32>,
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
-    /// The notation of the annotated PGN's moves and lines.
-    #[arg(long, value_enum, default_value_t = Notation::Iccs)]
+    /// How moves are written in the PGN.
+    #[arg(long, value_enum, default_value_t = Notation::Chinese)]
     pub notation: Notation,
-    /// Write the annotated PGN here (default: standard output).
-    #[arg(long)]
+    /// Write the annotated PGN here (default: stdout).
+    #[arg(short, long)]
     pub out: Option<PathBuf>,
-    /// Draw each game's score graph as an SVG: this file for one game;
-    /// with more, `NAME-N.svg` beside it (N from 1).
+    /// Write each game's score graph as SVG: to this file for one game,
+    /// FILE-N.svg (N from 1) for several.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// Only the Nth game (from 1) of all the files' games.
+    #[arg(long, value_name = "N")]
+    pub only: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
     #[command(flatten)]
-    pub eval: EvalFileArg,
+    pub eval: crate::tools::EvalFileArg,
 }
 
-/// The search of `board`, or the game's verdict when it is over (mated or
-/// stalemated: lost for the side to move; drawn by rule: 0).
-fn verdict(engine: &mut Engine, board: &Board, limits: &Limits) -> Verdict {
-    match xiangqi::rules::judge(board, OUTCOME_FOLD) {
-        Outcome::Ongoing => {}
-        Outcome::Win(c, _) => {
-            let score = if c == board.side_to_move() {
-                SCORE_MATE
-            } else {
-                -SCORE_MATE
-            };
-            return Verdict {
-                score,
-                best: None,
-                pv: Vec::new(),
-                depth: 0,
-            };
-        }
-        Outcome::Draw(_) => {
-            return Verdict {
-                score: 0,
-                best: None,
-                pv: Vec::new(),
-                depth: 0,
-            };
+/// The games of the files, in order; a bad file is an error naming it.
+fn read_games(paths: &[PathBuf]) -> Result<Vec<GameInfo>, String> {
+    let mut out = Vec::new();
+    for path in paths {
+        if xiangqi_gamefile::Format::of_path(path).is_some() {
+            let games = xiangqi_gamefile::read_path(path).map_err(|e| e.to_string())?;
+            for g in games {
+                let h = &g.headers;
+                out.push(GameInfo {
+                    fen: g.start_fen(),
+                    moves: g.main_line(),
+                    event: if h.event.is_empty() {
+                        h.title.clone()
+                    } else {
+                        h.event.clone()
+                    },
+                    date: h.date.clone(),
+                    red: h.red.clone(),
+                    black: h.black.clone(),
+                    result: h.result.pgn().to_string(),
+                });
+            }
+        } else {
+            for g in records::read_files(&[], std::slice::from_ref(path))? {
+                let result = match g.result {
+                    r if r >= 1.0 => "1-0",
+                    r if r <= 0.0 => "0-1",
+                    _ => "1/2-1/2",
+                };
+                out.push(GameInfo {
+                    fen: g.fen,
+                    moves: g.moves,
+                    event: path.display().to_string(),
+                    date: String::new(),
+                    red: String::new(),
+                    black: String::new(),
+                    result: result.to_string(),
+                });
+            }
         }
     }
-    let r = engine.search(board, limits.clone());
-    Verdict {
-        score: r.score,
-        best: r.best,
-        pv: r.pv,
-        depth: r.depth,
-    }
+    Ok(out)
 }
 
-/// Search every position of `game` (progress on stderr as `label`).
-pub fn analyse_game(
+/// The search of every position of `game`, `progress` told after each.
+fn analyse_game(
+    game: &GameInfo,
     engine: &mut Engine,
-    game: &Game,
     limits: &Limits,
-    label: &str,
-) -> Result<(Board, Vec<Judged>), String> {
-    let start = Board::from_fen(&game.fen).map_err(|e| format!("invalid FEN: {e}"))?;
-    engine.new_game();
-    let mut board = start.clone();
-    let mut verdicts = Vec::with_capacity(game.moves.len() + 1);
-    let n = game.moves.len();
-    for (i, &mv) in game.moves.iter().enumerate() {
-        eprint!("\r{label}: move {}/{n}", i + 1);
-        verdicts.push(verdict(engine, &board, limits));
-        board.make_move(mv);
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Vec<Eval>, String> {
+    let mut board =
+        Board::from_fen(&game.fen).map_err(|e| format!("bad start {}: {e}", game.fen))?;
+    let total = game.moves.len() + 1;
+    let mut evals = Vec::with_capacity(total);
+    for i in 0..total {
+        let eval = if board.has_legal_move() {
+            let r = engine.search(&board, limits.clone());
+            Eval {
+                score: r.score,
+                pv: r.pv,
+                depth: r.depth,
+            }
+        } else {
+            Eval {
+                score: annotate::LOST,
+                pv: Vec::new(),
+                depth: 0,
+            }
+        };
+        evals.push(eval);
+        progress(i + 1, total);
+        if let Some(&mv) = game.moves.get(i) {
+            if !board.is_legal_move(mv) {
+                return Err(format!("move {} ({mv}) is not legal", i + 1));
+            }
+            board.make_move(mv);
+        }
     }
-    verdicts.push(verdict(engine, &board, limits));
-    eprintln!("\r{label}: {n} moves analysed");
-    Ok((start.clone(), judge_moves(&start, &game.moves, &verdicts)))
+    Ok(evals)
 }
 
-/// A move in the chosen notation, in `board` (the position before it).
-fn written(board: &Board, mv: Move, notation: Notation) -> String {
-    match notation {
-        Notation::Iccs => mv.to_string(),
-        Notation::Chinese => xiangqi::notation::chinese(board, mv),
-    }
-}
-
-/// `line` from `board` in the chosen notation (stops at an illegal move).
-fn written_line(board: &Board, line: &[Move], notation: Notation) -> String {
-    let mut b = board.clone();
-    let mut words = Vec::new();
-    for &m in line {
-        if !b.is_legal_move(m) {
-            break;
-        }
-        words.push(written(&b, m, notation));
-        b.make_move(m);
-    }
-    words.join(" ")
-}
-
-/// A score for a comment: `+1.25` (Red's view, in pawns) or `#-3`.
-pub fn score_text(red_score: Score) -> String {
-    match mate_moves(red_score) {
-        Some(m) => format!("#{m}"),
-        None if red_score.abs() >= SCORE_MATE - 1 => {
-            if red_score > 0 { "#0" } else { "#-0" }.into()
-        }
-        None => format!("{:+.2}", red_score as f64 / 100.0),
-    }
-}
-
-fn result_text(result: f64) -> &'static str {
-    if result > 0.75 {
-        "1-0"
-    } else if result < 0.25 {
-        "0-1"
-    } else {
-        "1/2-1/2"
-    }
-}
-
-/// The annotated PGN of one game.
-pub fn annotated_pgn(
-    start: &Board,
-    game: &Game,
-    judged: &[Judged],
-    notation: Notation,
-    annotator: &str,
-) -> String {
-    let mut pgn = String::new();
-    let result = result_text(game.result);
-    let _ = writeln!(pgn, "[Event \"Analysis\"]");
-    let _ = writeln!(pgn, "[FEN \"{}\"]", game.fen);
-    let _ = writeln!(pgn, "[Result \"{result}\"]");
-    let _ = writeln!(pgn, "[Annotator \"{annotator}\"]");
-    if notation == Notation::Chinese {
-        let _ = writeln!(pgn, "[Format \"Chinese\"]");
-    }
-    let counts: Vec<usize> = MARKS
-        .iter()
-        .map(|(_, m, _)| judged.iter().filter(|j| j.mark == Some(m)).count())
-        .collect();
-    let _ = writeln!(
-        pgn,
-        "[Marks \"?? {} ? {} ?! {}\"]\n",
-        counts[0], counts[1], counts[2]
-    );
-    let mut board = start.clone();
-    let mut number = start.fullmove().max(1) as usize;
-    let mut body = Vec::new();
-    for (i, j) in judged.iter().enumerate() {
-        if j.mover == Color::Red {
-            body.push(format!("{number}."));
-        } else if i == 0 {
-            body.push(format!("{number}..."));
-        }
-        let mark = j.mark.unwrap_or("");
-        body.push(format!("{}{mark}", written(&board, j.mv, notation)));
-        let mut comment = score_text(j.red_score);
-        if j.mark.is_some()
-            && let Some(b) = j.better
-        {
-            let _ = write!(
-                comment,
-                "; {:.0}% lost; better {} ({})",
-                j.loss() * 100.0,
-                written(&board, b, notation),
-                written_line(&board, &j.line, notation)
-            );
-        }
-        body.push(format!("{{{comment}}}"));
-        board.make_move(j.mv);
-        if j.mover == Color::Black {
-            number += 1;
-        }
-    }
-    body.push(result.to_string());
-    // Lines of at most about 80 characters, as PGN asks.
-    let mut line = String::new();
-    for word in body {
-        if !line.is_empty() && line.chars().count() + word.chars().count() > 79 {
-            let _ = writeln!(pgn, "{line}");
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    let _ = writeln!(pgn, "{line}\n");
-    pgn
-}
-
-/// The SVG file of game `index` (from 1) of `count`.
-fn svg_path(base: &Path, index: usize, count: usize) -> PathBuf {
-    if count == 1 {
+/// `graph.svg` for game `n` of several: `graph-n.svg`.
+fn svg_path(base: &Path, n: usize, several: bool) -> PathBuf {
+    if !several {
         return base.to_path_buf();
     }
     let stem = base
         .file_stem()
-        .map_or("graph".into(), |s| s.to_string_lossy());
-    base.with_file_name(format!("{stem}-{index}.svg"))
-}
-
-fn open_network(eval: &EvalFileArg) -> Result<Option<Arc<Network>>, String> {
-    eval.resolve().map(|(_, n)| n).map_err(|e| e.to_string())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = base
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "svg".into());
+    base.with_file_name(format!("{stem}-{n}.{ext}"))
 }
 
 pub fn run(a: &AnalyseArgs) -> ExitCode {
-    let network = match open_network(&a.eval) {
-        Ok(n) => n,
+    let network = match a.eval.resolve() {
+        Ok((_, network)) => network,
         Err(e) => return fail(EXIT_USAGE, e),
     };
-    let (lines, pgn): (Vec<PathBuf>, Vec<PathBuf>) = a
-        .games
-        .iter()
-        .cloned()
-        .partition(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")));
-    // A game cut at a move that cannot be read is not analysed as if it
-    // ended there: the file and the move are named instead.
-    let games = match records::read_files_all(&lines, &pgn) {
-        Ok(p) if !p.malformed.is_empty() => return fail(EXIT_USAGE, &p.malformed[0]),
-        Ok(p) if p.games.is_empty() => return fail(EXIT_USAGE, "no complete game in the files"),
-        Ok(p) => p.games,
+    let mut games = match read_games(&a.games) {
+        Ok(g) => g,
         Err(e) => return fail(EXIT_USAGE, e),
     };
-    let limits = Limits {
-        depth: a.depth.map(|d| d.clamp(1, 64)),
-        clock: Clock {
-            movetime: a.depth.is_none().then_some(a.movetime.clamp(1, 3_600_000)),
-            ..Clock::default()
-        },
-        multipv: 1,
-        move_overhead: 0,
-        ..Limits::default()
+    let mut numbers: Vec<usize> = (1..=games.len()).collect();
+    if let Some(n) = a.only {
+        if n == 0 || n > games.len() {
+            return fail(
+                EXIT_USAGE,
+                format!("--only {n}: the files have {} games", games.len()),
+            );
+        }
+        games = vec![games.swap_remove(n - 1)];
+        numbers = vec![n];
+    }
+    if games.is_empty() {
+        return fail(EXIT_USAGE, "no game to analyse in the files");
+    }
+    let (limits, limit_text) = match (a.depth, a.movetime) {
+        (Some(d), _) => (
+            Limits {
+                depth: Some(d),
+                multipv: 1,
+                ..Limits::default()
+            },
+            format!("depth {d} a position"),
+        ),
+        (None, ms) => {
+            let ms = ms.unwrap_or(1000).max(1);
+            (
+                Limits {
+                    clock: Clock {
+                        movetime: Some(ms),
+                        ..Clock::default()
+                    },
+                    multipv: 1,
+                    move_overhead: 0,
+                    ..Limits::default()
+                },
+                format!("{ms} ms a position"),
+            )
+        }
     };
-    let mut engine = match Engine::try_new(a.hash.clamp(1, 65536), a.threads.clamp(1, 256)) {
-        Ok(e) => e,
-        Err(e) => return fail(1, format!("cannot start the engine: {e}")),
-    };
+    let mut engine = Engine::new(a.hash.clamp(1, 65536), a.threads.clamp(1, 256));
     engine.set_network(network);
-    let how = match a.depth {
-        Some(d) => format!("depth {d}"),
-        None => format!("{} ms a move", a.movetime),
-    };
-    let annotator = format!("Jiangjun {} ({how})", crate::VERSION);
+    let several = games.len() > 1;
     let mut pgn = String::new();
-    for (i, game) in games.iter().enumerate() {
-        let label = format!("game {}/{}", i + 1, games.len());
-        let (start, judged) = match analyse_game(&mut engine, game, &limits, &label) {
-            Ok(r) => r,
-            Err(e) => return fail(EXIT_USAGE, format!("{label}: {e}")),
+    for (k, (game, &number)) in games.into_iter().zip(&numbers).enumerate() {
+        engine.clear_hash();
+        let count = numbers.len();
+        let evals = analyse_game(&game, &mut engine, &limits, |done, total| {
+            if done % 10 == 0 || done == total {
+                eprintln!("game {} of {count}: position {done} of {total}", k + 1);
+            }
+        });
+        let evals = match evals {
+            Ok(e) => e,
+            Err(e) => return fail(1, format!("game {number}: {e}")),
         };
-        pgn.push_str(&annotated_pgn(
-            &start, game, &judged, a.notation, &annotator,
-        ));
+        let analysis = Analysis {
+            game,
+            evals,
+            limit: limit_text.clone(),
+        };
+        let marks = annotate::verdicts(&analysis);
+        let marked = marks.iter().filter(|(_, m)| m.is_some()).count();
+        eprintln!(
+            "game {} of {count} (game {number}): {marked} moves marked",
+            k + 1
+        );
+        pgn.push_str(&annotate::pgn(&analysis, a.notation));
         if let Some(base) = &a.svg {
-            let path = svg_path(base, i + 1, games.len());
-            let svg = analysis::graph::graph(&judged, &format!("{label}, {how}"));
-            if let Err(e) = std::fs::write(&path, svg) {
+            let path = svg_path(base, number, several);
+            if let Err(e) = std::fs::write(&path, score_graph::svg(&analysis)) {
                 return fail(1, format!("{}: {e}", path.display()));
             }
         }
@@ -313,7 +239,3 @@ pub fn run(a: &AnalyseArgs) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
-
-#[cfg(test)]
-#[path = "analyse_tests.rs"]
-mod tests;

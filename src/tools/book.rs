@@ -25,7 +25,9 @@ pub struct BuildArgs {
     /// Game files, one game a line: FEN (6 fields), moves, result.
     #[arg(long = "games")]
     pub games: Vec<PathBuf>,
-    /// PGN files, moves in ICCS, WXF or Chinese notation.
+    /// PGN files, moves in ICCS, WXF or Chinese notation; or Chinese game
+    /// files, told by their extension: XQF (.xqf), CCBridge's libraries
+    /// (.cbl) and games (.cbr, .cbf), of which each game's main line is read.
     #[arg(long = "pgn")]
     pub pgn: Vec<PathBuf>,
     /// Plies of each game that go into the book.

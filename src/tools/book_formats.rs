@@ -114,7 +114,8 @@ pub struct CoverageArgs {
     /// The book (any format).
     #[arg(long)]
     pub book: PathBuf,
-    /// Game files, one game a line: FEN (6 fields), moves, result.
+    /// Game files, one game a line: FEN (6 fields), moves, result; or
+    /// Chinese game files (.xqf, .cbl, .cbr, .cbf), each game's main line.
     #[arg(long)]
     pub games: Vec<PathBuf>,
     /// The plies of each game whose positions are probed.
@@ -156,6 +157,16 @@ pub fn coverage(a: &CoverageArgs) -> ExitCode {
     };
     let mut games = Vec::new();
     for path in &a.games {
+        if xiangqi_gamefile::Format::of_path(path).is_some() {
+            match xiangqi_gamefile::read_path(path) {
+                Ok(list) => games.extend(list.into_iter().map(|g| {
+                    let line = g.main_line().into_iter().take(a.plies).collect();
+                    (g.start, line)
+                })),
+                Err(e) => return fail(EXIT_USAGE, e),
+            }
+            continue;
+        }
         match std::fs::read_to_string(path) {
             Ok(text) => games.extend(openings(&text, a.plies)),
             Err(e) => return fail(EXIT_USAGE, format!("{}: {e}", path.display())),

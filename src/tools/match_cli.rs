@@ -3,7 +3,7 @@
 
 use crate::tools::{EXIT_USAGE, fail};
 use std::error::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use xiangqi_match::engine::EngineSpec;
@@ -28,9 +28,16 @@ pub struct MatchArgs {
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Opening positions, one FEN (or EPD line) per line; each is played twice
-    /// with colours swapped. Default: the start position.
+    /// with colours swapped. Default: the start position. A Chinese game file
+    /// (.xqf, .cbl, .cbr, .cbf) gives each game's position after
+    /// --opening-plies plies of its main line (the same position once).
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// With a game file as --openings: the plies of each game's main line
+    /// played before the match's game starts (0: the game's start position,
+    /// as for a collection of endgames). A game with fewer moves is passed over.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: usize,
     /// Number of games.
     #[arg(long, default_value_t = 2)]
     pub games: usize,
@@ -115,6 +122,35 @@ pub struct MergeArgs {
     pub shards: Vec<PathBuf>,
 }
 
+/// The openings of a game file: each game's position after `plies` plies
+/// of its main line, in file order, each position once.
+fn game_file_openings(path: &Path, plies: usize) -> Result<Vec<String>, Box<dyn Error>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for g in xiangqi_gamefile::read_path(path)? {
+        let line = g.main_line();
+        let Some(moves) = line.get(..plies) else {
+            continue;
+        };
+        let mut board = g.start.clone();
+        for &mv in moves {
+            board.make_move(mv);
+        }
+        let fen = board.to_fen();
+        if seen.insert(fen.clone()) {
+            out.push(fen);
+        }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "{}: no game with {plies} plies to open with",
+            path.display()
+        )
+        .into());
+    }
+    Ok(out)
+}
+
 /// The match the arguments describe.
 fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
     let [e0, e1] = a.engines.as_slice() else {
@@ -128,7 +164,11 @@ fn config(a: &MatchArgs) -> Result<MatchConfig, Box<dyn Error>> {
     }
     let mut cfg = MatchConfig::new(engines, TimeControl::parse(&a.tc)?);
     if let Some(p) = &a.openings {
-        cfg.openings = read_openings(p)?;
+        cfg.openings = if xiangqi_gamefile::Format::of_path(p).is_some() {
+            game_file_openings(p, a.opening_plies)?
+        } else {
+            read_openings(p)?
+        };
     }
     cfg.sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     let adjudication = Adjudication {
@@ -189,5 +229,63 @@ fn merge(m: &MergeArgs) -> ExitCode {
         }
         Err(e @ (MatchError::Merge(_) | MatchError::Settings { .. })) => fail(EXIT_USAGE, e),
         Err(e) => fail(1, e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::Board;
+    use xiangqi_gamefile::{Game, write_xqf};
+
+    /// Two games from the start and one endgame: with no plies the start
+    /// position once and the endgame; with two, each game's position after
+    /// its first two moves (the endgame, one move long, passed over).
+    #[test]
+    fn openings_from_a_game_file() {
+        let dir = std::env::temp_dir().join(format!("jj-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut fens = Vec::new();
+        for (i, (fen, moves)) in [
+            (xiangqi::START_FEN, "h2e2 h9g7"),
+            (xiangqi::START_FEN, "c3c4 b9c7 b0c2"),
+            ("3k5/9/9/9/9/9/9/9/r7r/4K4 b", "a1a0"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut board = Board::from_fen(fen).unwrap();
+            let mut g = Game::new(board.clone());
+            let mut at = 0;
+            for text in moves.split(' ') {
+                let mv = board.parse_move(text).unwrap();
+                at = g.add(at, mv, None);
+                board.make_move(mv);
+            }
+            let path = dir.join(format!("{i}.xqf"));
+            std::fs::write(&path, write_xqf(&g)).unwrap();
+            fens.push(path);
+        }
+        // A library stands in as three files read one after the other.
+        let read = |plies| -> Vec<String> {
+            fens.iter()
+                .flat_map(|p| game_file_openings(p, plies).unwrap_or_default())
+                .collect()
+        };
+        let start = Board::startpos().to_fen();
+        assert_eq!(
+            read(0),
+            vec![
+                start.clone(),
+                start,
+                "3k5/9/9/9/9/9/9/9/r7r/4K4 b - - 0 1".to_string()
+            ]
+        );
+        let two = read(2);
+        assert_eq!(two.len(), 2);
+        assert!(two[0].starts_with("rnbakab1r/9/1c4nc1/"), "{two:?}");
+        let e = game_file_openings(&fens[2], 2).unwrap_err().to_string();
+        assert!(e.contains("2.xqf: no game with 2 plies"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -3,7 +3,7 @@
 //! test-suite solver, the evaluation tuner (Texel), the search-parameter
 //! tuner (SPSA), the book builder and the game-record reader they share,
 //! self-play training data and the NNUE trainer, the strength ladder's
-//! listing and the endgame tables' tools. Each
+//! listing, the endgame tables' tools, and the analysis of whole games. Each
 //! subcommand is a `clap::Args` struct (or subcommand enum) and a `run`
 //! returning the process's exit code.
 
@@ -28,6 +28,7 @@ macro_rules! outln {
 }
 
 pub mod analyse;
+pub mod annotate;
 pub mod bench;
 pub mod book;
 pub mod book_build;
@@ -38,6 +39,7 @@ pub mod ladder;
 pub mod match_cli;
 pub mod perft;
 pub mod records;
+pub mod score_graph;
 pub mod solve;
 pub mod spsa;
 pub mod tb;

@@ -1,7 +1,9 @@
 //! Game records as the tools read them: one game a line (`FEN(6 fields)
-//! moves... result`, the format of `../shared/data/games/games.txt`) or PGN
+//! moves... result`, the format of `../shared/data/games/games.txt`), PGN
 //! with a FEN tag and moves in ICCS (what `jiangjun match` writes), WXF
-//! (`C2.5 H8+7`) or Chinese notation (`炮二平五 马8进7`).
+//! (`C2.5 H8+7`) or Chinese notation (`炮二平五 马8进7`), or, told by their
+//! extension, the Chinese game files of `xiangqi-gamefile` (XQF, CBL, CBR,
+//! CBF), of which each game's main line is taken.
 //!
 //! Every game is replayed as it is read. A record that cannot be used
 //! whole is reported (see [`Malformed`]) instead of being cut short in
@@ -115,6 +117,9 @@ pub fn read_files_all(lines: &[PathBuf], pgn: &[PathBuf]) -> Result<Parsed, Stri
 
 /// One file, its malformed records naming it.
 fn read_file(path: &Path, is_pgn: bool) -> Result<Parsed, String> {
+    if xiangqi_gamefile::Format::of_path(path).is_some() {
+        return games_from_game_file(path);
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut parsed = if is_pgn {
         games_from_pgn(&text)
@@ -125,6 +130,28 @@ fn read_file(path: &Path, is_pgn: bool) -> Result<Parsed, String> {
         m.file = Some(path.to_path_buf());
     }
     Ok(parsed)
+}
+
+/// The games of an XQF, CBL, CBR or CBF file: each game's main line. A game
+/// without a result is passed over, as a PGN game marked `*` is; a move the
+/// file has that the rules refuse ends its branch there (the reader says
+/// so, logged as a warning). A bad file is an error naming it.
+fn games_from_game_file(path: &Path) -> Result<Parsed, String> {
+    let games = xiangqi_gamefile::read_path(path).map_err(|e| e.to_string())?;
+    let mut out = Parsed::default();
+    for (i, g) in games.iter().enumerate() {
+        for w in &g.warnings {
+            log::warn!("{}: game {}: {w}", path.display(), i + 1);
+        }
+        if let Some(result) = g.headers.result.red_score() {
+            out.games.push(Game {
+                fen: g.start_fen(),
+                moves: g.main_line(),
+                result,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Games from one-game-a-line text (`FEN(6 fields) moves... result`);
@@ -252,8 +279,8 @@ fn parse_any(board: &Board, text: &str) -> Result<Move, String> {
 }
 
 /// A move word without a move number glued to it (`1.炮二平五`, `12...h9g7`)
-/// or an annotation after it (`h2e2!`, `i9h9??`, `炮二平五?!`, as PGN writes
-/// a move's quality and `jiangjun analyse` its marks).
+/// and without the marks PGN allows after a move (`炮七平九??`, `h2e2!?`,
+/// as `jiangjun analyse` writes them).
 fn strip_number(word: &str) -> &str {
     let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
     let word = if rest.len() < word.len() && rest.starts_with('.') {
@@ -261,7 +288,7 @@ fn strip_number(word: &str) -> &str {
     } else {
         word
     };
-    word.trim_end_matches(['!', '?'])
+    word.trim_end_matches(['?', '!'])
 }
 
 fn result_value(text: &str) -> Option<f64> {

@@ -113,6 +113,21 @@ export default async function JiangjunRules(options = {}) {
     return answer(wasm.jj_tb_add(n.length, data.length));
   }
 
+  /**
+   * A game file's games (XQF, CBR, CBF, a CBL library), by its file name
+   * and bytes: {ok, games: [{fen, moves (ICCS), red, black, event,
+   * result}]} or {ok: false, error}.
+   */
+  function gameFile(name, bytes) {
+    const n = encoder.encode(name);
+    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+    const ptr = wasm.jj_buffer(n.length + data.length);
+    const buffer = new Uint8Array(wasm.memory.buffer, ptr, n.length + data.length);
+    buffer.set(n);
+    buffer.set(data, n.length);
+    return answer(wasm.jj_game_file(n.length, data.length));
+  }
+
   const moveText = (moves) => (moves?.length ? ` moves ${moves.join(' ')}` : '');
   const tablebase = (fen, moves = []) => query(`tb ${position(fen)}${moveText(moves)}`);
 
@@ -166,6 +181,7 @@ export default async function JiangjunRules(options = {}) {
     module,
     query,
     addTable,
+    gameFile,
     tablebase,
     probe,
     /** The list of tables that can be fetched: {material: bytes}. */

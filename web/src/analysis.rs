@@ -56,7 +56,10 @@ fn verdict(text: &str, ply: i64) -> Result<Verdict, Refusal> {
 /// The answer to `judge ...` (the text after the query's name).
 pub fn query(rest: &str) -> Result<String, Refusal> {
     let Some((position, verdicts)) = rest.split_once(" verdicts ") else {
-        return Err(refuse("expected 'judge POSITION verdicts V0 | V1 | ...'", -1));
+        return Err(refuse(
+            "expected 'judge POSITION verdicts V0 | V1 | ...'",
+            -1,
+        ));
     };
     let (fen, moves) = split_position(position);
     let (start, _, played) = replay(fen, &moves)?;
@@ -132,8 +135,14 @@ mod tests {
         // Black's last move dropped from even to 4 pawns down.
         let a = query("startpos moves h2e2 h9g7 b0c2 i9h9 verdicts 20 h2e2 | -20 h9g7 | 30 h0g2 | -30 b9c7 b9c7 | 400 -").unwrap_or_else(|r| r.json());
         assert!(a.starts_with("{\"ok\":true"), "{a}");
-        assert!(a.contains("\"iccs\":\"i9h9\",\"chinese\":\"车9平8\",\"mark\":\"??\""), "{a}");
-        assert!(a.contains("\"better\":\"b9c7\",\"betterChinese\":\"马2进3\",\"line\":[\"马2进3\"]"), "{a}");
+        assert!(
+            a.contains("\"iccs\":\"i9h9\",\"chinese\":\"车9平8\",\"mark\":\"??\""),
+            "{a}"
+        );
+        assert!(
+            a.contains("\"better\":\"b9c7\",\"betterChinese\":\"马2进3\",\"line\":[\"马2进3\"]"),
+            "{a}"
+        );
         assert_eq!(a.matches("\"mark\":null").count(), 3, "{a}");
         assert!(a.contains("<svg") && a.contains("<circle"), "{a}");
     }
@@ -148,7 +157,8 @@ mod tests {
         assert!(one("startpos moves h2e9 verdicts 0 | 0").contains("move 1"));
         assert!(one("startpos").contains("expected 'judge"));
         // A mate score reads as one.
-        let a = query("startpos moves h2e2 verdicts mate 3 h2e2 | mate -2 -").unwrap_or_else(|r| r.json());
+        let a = query("startpos moves h2e2 verdicts mate 3 h2e2 | mate -2 -")
+            .unwrap_or_else(|r| r.json());
         assert!(a.contains("\"mark\":null"), "{a}");
     }
 }

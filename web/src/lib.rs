@@ -35,6 +35,7 @@
 #![cfg_attr(target_feature = "atomics", feature(stdarch_wasm_atomic_wait))]
 
 mod analysis;
+mod gamefile;
 mod host;
 mod query;
 mod rules;
@@ -183,6 +184,25 @@ pub extern "C" fn jj_tb_add(name_len: usize, len: usize) -> usize {
         (name, bytes)
     });
     set_answer(&tables::add(&name, bytes))
+}
+
+/// Read the game file whose name is the buffer's first `name_len` bytes
+/// and whose bytes are the `len` after them; returns the JSON answer's
+/// length (see `gamefile::read`).
+#[unsafe(no_mangle)]
+pub extern "C" fn jj_game_file(name_len: usize, len: usize) -> usize {
+    let answer = INPUT.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        // Lengths beyond the buffer are the host's mistake: take what exists.
+        let name_len = name_len.min(buf.len());
+        let end = name_len.saturating_add(len).min(buf.len());
+        let name = String::from_utf8_lossy(&buf[..name_len]).into_owned();
+        let answer = gamefile::read(&name, &buf[name_len..end]);
+        // The buffer may have held a whole library: give its memory back.
+        *buf = Vec::new();
+        answer
+    });
+    set_answer(&answer.unwrap_or_else(|r| r.json()))
 }
 
 /// Where the last rules answer is; valid until the next `jj_rules`.

@@ -15,7 +15,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { OUT_DIR, ROOT, start } from './browser-lib.mjs';
 
 const NATIVE = process.env.JIANGJUN_BIN ?? `${ROOT}target/release/jiangjun`;
@@ -605,6 +605,20 @@ await check('the page in Chinese: a game file opened, analysed, its graph and ma
   const box = await (await p.$('#review-graph svg')).boundingBox();
   await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   assert.notEqual(await p.evaluate(() => document.body.dataset.view), '');
+  // A Chinese game file (XQF, from ../shared) opens the same way.
+  const xqfDir = `${ROOT}../shared/data/gamefiles/xqf`;
+  if (existsSync(xqfDir)) {
+    const xqf = readdirSync(xqfDir).filter((f) => f.endsWith('.xqf')).sort()[0];
+    await input.uploadFile(`${xqfDir}/${xqf}`);
+    await p.waitForFunction((n) => document.body.dataset.opened === n, { timeout: 10000 }, xqf);
+    assert.ok(Number(await p.evaluate(() => document.body.dataset.plies)) > 0);
+    await input.uploadFile(file);
+    await p.waitForFunction(() => document.body.dataset.opened === 'review-game.pgn', { timeout: 10000 });
+  } else if (process.env.CI) {
+    throw new Error(`${xqfDir} is missing`);
+  } else {
+    console.log('SKIPPED: the XQF file on the page (no ../shared)');
+  }
   // A file that is no game is refused with its name, and the game stays.
   const bad = `${OUT_DIR}/bad.pgn`;
   writeFileSync(bad, '1. h2e2 z9z9 1-0\n');

@@ -144,6 +144,17 @@ impl Book {
                 "{len} bytes is too large for a book (at most {MAX_FILE_LEN})"
             ))
         };
+        // A game file is no book, though XQF's bytes could pass for
+        // ElephantEye's BOOK.DAT, which has no mark: told by its name.
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if let Some(ext @ ("xqf" | "cbl" | "cbr" | "cbf")) = ext.as_deref() {
+            return Err(err(&format!(
+                "a game file (.{ext}), not a book: make a book of its games with `jiangjun book build --pgn FILE`"
+            )));
+        }
         // Refused before reading, so a huge file costs nothing.
         if let Ok(meta) = std::fs::metadata(path)
             && meta.len() > MAX_FILE_LEN
