@@ -15,7 +15,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { OUT_DIR, ROOT, start } from './browser-lib.mjs';
 
 const NATIVE = process.env.JIANGJUN_BIN ?? `${ROOT}target/release/jiangjun`;
@@ -608,10 +608,18 @@ await check('the page in Chinese: a game file opened, analysed, its graph and ma
   // A Chinese game file (XQF, from ../shared) opens the same way.
   const xqfDir = `${ROOT}../shared/data/gamefiles/xqf`;
   if (existsSync(xqfDir)) {
-    const xqf = readdirSync(xqfDir).filter((f) => f.endsWith('.xqf')).sort()[0];
-    await input.uploadFile(`${xqfDir}/${xqf}`);
+    // Copied under an ASCII name: Chromium refuses to read the upload of
+    // a file whose path is in Chinese (seen with puppeteer's uploadFile).
+    // The first XQF file whose main line (as cchess reads it) has moves.
+    const row = readFileSync(`${xqfDir}/../expected.tsv`, 'utf8')
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .find((f) => f[0]?.startsWith('xqf/') && /^[a-i]\d[a-i]\d( |$)/.test(f[3] ?? ''));
+    const xqf = 'composition.xqf';
+    copyFileSync(`${xqfDir}/../${row[0]}`, `${OUT_DIR}/${xqf}`);
+    await input.uploadFile(`${OUT_DIR}/${xqf}`);
     await p.waitForFunction((n) => document.body.dataset.opened === n, { timeout: 10000 }, xqf);
-    assert.ok(Number(await p.evaluate(() => document.body.dataset.plies)) > 0);
+    assert.equal(await p.evaluate(() => document.body.dataset.plies), String(row[3].trim().split(/\s+/).length), row[0]);
     await input.uploadFile(file);
     await p.waitForFunction(() => document.body.dataset.opened === 'review-game.pgn', { timeout: 10000 });
   } else if (process.env.CI) {
