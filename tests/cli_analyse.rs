@@ -216,3 +216,56 @@ fn one_game_of_a_library() {
     assert_eq!(code, 2);
     assert!(err.contains("93 games"), "{err}");
 }
+
+/// `--xqf`: the analysed game as XQF, read back by our reader: the game's
+/// moves as the main line, a comment on every marked move (its mark first)
+/// and the better line beside each as a variation.
+#[test]
+fn the_analysed_game_is_written_as_xqf() {
+    let (xqf, moves) = random_game();
+    let out_xqf = dir().join("analysed.xqf");
+    let pgn = dir().join("analysed.pgn");
+    let (code, _, err) = run(&[
+        "analyse",
+        xqf.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--notation",
+        "iccs",
+        "-o",
+        pgn.to_str().unwrap(),
+        "--xqf",
+        out_xqf.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let marked = pgn_moves(&std::fs::read_to_string(&pgn).unwrap())
+        .iter()
+        .filter(|(_, mark)| !mark.is_empty())
+        .count();
+    assert!(marked > 0);
+    let games = xiangqi_gamefile::read_path(&out_xqf).unwrap();
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.main_line(), moves);
+    assert_eq!(g.headers.red, "红");
+    assert_eq!(g.headers.annotator, "Jiangjun");
+    assert!(
+        g.comment()
+            .unwrap()
+            .starts_with("jiangjun analyse, depth 4 a position: "),
+        "{:?}",
+        g.comment()
+    );
+    let comments: Vec<&str> = g
+        .main_line_nodes()
+        .iter()
+        .filter_map(|&i| g.nodes[i].comment.as_deref())
+        .collect();
+    assert_eq!(comments.len(), marked, "{comments:?}");
+    for c in &comments {
+        assert!(c.starts_with('?'), "{c}");
+        assert!(c.contains("% of the expected score lost; better "), "{c}");
+    }
+    // A variation beside every marked move: its first move the better one.
+    assert_eq!(g.branch_points(), marked);
+}

@@ -6,7 +6,7 @@
 //! a whole library in one run.
 
 use crate::tools::annotate::{self, Analysis, Eval, GameInfo, Notation};
-use crate::tools::{EXIT_USAGE, fail, records, score_graph};
+use crate::tools::{EXIT_USAGE, annotate_xqf, fail, records, score_graph};
 use jiangjun_engine::Engine;
 use jiangjun_engine::Limits;
 use jiangjun_engine::play::time::Clock;
@@ -36,6 +36,12 @@ pub struct AnalyseArgs {
     /// FILE-N.svg (N from 1) for several.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// Write each analysed game as XQF (for XQStudio, CCBridge and the other
+    /// programs that read it): the game, each marked move's comment, the
+    /// better line as a variation; to this file for one game, FILE-N.xqf
+    /// for several.
+    #[arg(long)]
+    pub xqf: Option<PathBuf>,
     /// Only the Nth game (from 1) of all the files' games.
     #[arg(long, value_name = "N")]
     pub only: Option<usize>,
@@ -130,7 +136,7 @@ fn analyse_game(
     Ok(evals)
 }
 
-/// `graph.svg` for game `n` of several: `graph-n.svg`.
+/// `graph.svg` (or `game.xqf`) for game `n` of several: `graph-n.svg`.
 fn svg_path(base: &Path, n: usize, several: bool) -> PathBuf {
     if !several {
         return base.to_path_buf();
@@ -225,6 +231,14 @@ pub fn run(a: &AnalyseArgs) -> ExitCode {
         if let Some(base) = &a.svg {
             let path = svg_path(base, number, several);
             if let Err(e) = std::fs::write(&path, score_graph::svg(&analysis)) {
+                return fail(1, format!("{}: {e}", path.display()));
+            }
+        }
+        if let Some(base) = &a.xqf {
+            let path = svg_path(base, number, several);
+            let written = annotate_xqf::bytes(&analysis)
+                .and_then(|b| std::fs::write(&path, b).map_err(|e| e.to_string()));
+            if let Err(e) = written {
                 return fail(1, format!("{}: {e}", path.display()));
             }
         }

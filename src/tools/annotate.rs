@@ -166,6 +166,39 @@ fn line_text(board: &Board, line: &[Move], notation: Notation) -> String {
     words.join(" ")
 }
 
+/// What a marked move `i` (played in `board`, losing `loss`) gets said
+/// after it: the scores before and after (Red's), the share lost, and the
+/// better move with its line. None without the searches of both sides of it.
+pub fn mark_comment(
+    a: &Analysis,
+    i: usize,
+    loss: f64,
+    board: &Board,
+    notation: Notation,
+) -> Option<String> {
+    let (before, after) = (a.evals.get(i)?, a.evals.get(i + 1)?);
+    let side = board.side_to_move();
+    let mut comment = format!(
+        "{} to {}, {:.0}% of the expected score lost",
+        red_score_text(before.score, side),
+        red_score_text(after.score, side.flip()),
+        loss * 100.0
+    );
+    if let Some(b) = before
+        .pv
+        .first()
+        .copied()
+        .filter(|b| board.is_legal_move(*b))
+    {
+        comment.push_str(&format!(
+            "; better {}: {}",
+            write_move(board, b, notation),
+            line_text(board, &before.pv, notation)
+        ));
+    }
+    Some(comment)
+}
+
 /// The analysed game as PGN: tags, then the moves, each marked move with a
 /// comment saying what it lost and the better move with its line.
 pub fn pgn(a: &Analysis, notation: Notation) -> String {
@@ -222,24 +255,8 @@ pub fn pgn(a: &Analysis, notation: Notation) -> String {
         }
         words.push(text);
         after_comment = false;
-        if let (Some(_), Some(before), Some(after)) = (mark, a.evals.get(i), a.evals.get(i + 1)) {
-            let best = before.pv.first().copied();
-            let after_text = red_score_text(after.score, side.flip());
-            let mut comment = format!(
-                "{{{} to {}, {:.0}% of the expected score lost",
-                red_score_text(before.score, side),
-                after_text,
-                loss * 100.0
-            );
-            if let Some(b) = best.filter(|b| board.is_legal_move(*b)) {
-                comment.push_str(&format!(
-                    "; better {}: {}",
-                    write_move(&board, b, notation),
-                    line_text(&board, &before.pv, notation)
-                ));
-            }
-            comment.push('}');
-            words.push(comment);
+        if let Some(comment) = mark.and_then(|_| mark_comment(a, i, loss, &board, notation)) {
+            words.push(format!("{{{comment}}}"));
             after_comment = true;
         }
         board.make_move(mv);

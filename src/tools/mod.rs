@@ -29,6 +29,7 @@ macro_rules! outln {
 
 pub mod analyse;
 pub mod annotate;
+pub mod annotate_xqf;
 pub mod bench;
 pub mod book;
 pub mod book_build;
