@@ -244,12 +244,9 @@ impl Session {
                 for w in &warnings {
                     self.out.error(w);
                 }
-                if params.invalid {
-                    // No search, so no answer: nothing is guessed.
-                    self.out.error("go ignored: nothing searched");
-                } else {
-                    self.go(*params, !warnings.is_empty());
-                }
+                // A bad word is dropped and the rest searched: every `go`
+                // is answered (but a `go perft` without a depth).
+                self.go(*params, !warnings.is_empty());
             }
             Command::Stop => {
                 // False if the search had already answered.
