@@ -188,6 +188,63 @@ fn a_book_loads_from_a_path_as_the_gui_sent_it() {
     }
 }
 
+/// An error about a path sent in GBK gives the path back in GBK, the bytes
+/// the GUI sent, which it shows as it showed its own line; before the fix
+/// it came back as UTF-8 replacement characters. The output is read as
+/// bytes, since it is not UTF-8.
+#[cfg(unix)]
+#[test]
+fn an_error_names_a_path_in_the_bytes_sent() {
+    use std::io::Write;
+    // A folder "象棋" in GBK that does not exist.
+    let path: &[u8] = b"/nonexistent-\xcf\xf3\xc6\xe5/BOOK.DAT";
+    for (dialect, set, _) in DIALECTS {
+        let input = [
+            dialect.as_bytes(),
+            b"\n",
+            set.as_bytes(),
+            b" ",
+            path,
+            b"\nquit\n",
+        ]
+        .concat();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+        let out = child.wait_with_output().unwrap().stdout;
+        let errors: Vec<&[u8]> = out
+            .split(|&b| b == b'\n')
+            .filter(|l| l.starts_with(b"info string error: "))
+            .collect();
+        assert_eq!(
+            errors.len(),
+            1,
+            "{dialect}: {}",
+            String::from_utf8_lossy(&out)
+        );
+        let name = if dialect == "ucci" {
+            "bookfiles"
+        } else {
+            "BookFile"
+        };
+        let want = [
+            format!("info string error: option {name}: ").as_bytes(),
+            path,
+            b": ",
+        ]
+        .concat();
+        assert!(
+            errors[0].starts_with(&want) && errors[0].ends_with(b"; keeping the previous book"),
+            "{dialect}: {}",
+            String::from_utf8_lossy(errors[0])
+        );
+    }
+}
+
 /// ElephantEye never plays a book move back to a position the game has
 /// had; neither do we, in either dialect. At the start again after
 /// `h0g2 h9g7 g2h0 g7h9`, a book's h0g2 is skipped for its other moves,

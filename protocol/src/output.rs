@@ -6,10 +6,12 @@
 
 use super::debug_log::DebugLog;
 use super::dialect::{Dialect, Style};
+use super::encoding::with_path_as_sent;
 use super::input::Event;
 use jiangjun_engine::play::book::Entry;
 use jiangjun_engine::{IterationInfo, Reporter, SearchResult};
 use std::io::Write;
+use std::path::Path;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use xiangqi::types::Move;
@@ -35,6 +37,11 @@ impl Output {
 
     /// Write one line and flush. A broken pipe is ignored: the GUI has gone.
     pub fn line(&self, text: &str) {
+        self.write_line(text, text.as_bytes());
+    }
+
+    /// Write `bytes`, the line `text` reads as, and flush.
+    fn write_line(&self, text: &str, bytes: &[u8]) {
         let mut sink = match self.sink.lock() {
             Ok(s) => s,
             Err(poisoned) => poisoned.into_inner(),
@@ -42,9 +49,21 @@ impl Output {
         // Logged first: whatever the GUI sends in reply comes after it.
         self.log.output(text);
         log::debug!("<< {text}");
-        let _ = sink.write_all(text.as_bytes());
+        let _ = sink.write_all(bytes);
         let _ = sink.write_all(b"\n");
         let _ = sink.flush();
+    }
+
+    /// An `info string` that names `path` (as it displays), with the path
+    /// written in the bytes the GUI sent it in (`with_path_as_sent`).
+    pub fn info_string_naming(&self, text: &str, path: &Path) {
+        let line = format!("info string {text}");
+        self.write_line(&line, &with_path_as_sent(&line, path));
+    }
+
+    /// An error that names `path`, written as [`Output::info_string_naming`].
+    pub fn error_naming(&self, text: &str, path: &Path) {
+        self.info_string_naming(&format!("error: {text}"), path);
     }
 
     /// Write several lines as one block.

@@ -319,8 +319,10 @@ impl Session {
                     match jiangjun_engine::play::book::Book::load(&path) {
                         Ok(b) => self.engine.set_book(b),
                         Err(e) => {
-                            self.out
-                                .error(&format!("option {name}: {e}; keeping the previous book"));
+                            self.out.error_naming(
+                                &format!("option {name}: {e}; keeping the previous book"),
+                                &path,
+                            );
                             self.options.book_file = old_book;
                         }
                     }
@@ -330,7 +332,7 @@ impl Session {
                 let path = self.path_in(value, &self.options.debug_log_file);
                 if let Err(e) = self.out.log.set(&path) {
                     self.out
-                        .error(&format!("option {name}: {e}; log unchanged"));
+                        .error_naming(&format!("option {name}: {e}; log unchanged"), &path);
                     self.options.debug_log_file = old_log;
                 }
             }
@@ -386,6 +388,11 @@ impl Session {
     /// waits for a running search.
     fn load_network(&mut self, name: &str, old: EvalSource) {
         let source = self.options.eval.clone();
+        // The file's path as the GUI sent it, for the messages.
+        let sent = match &source {
+            EvalSource::File(path) => path.clone(),
+            _ => std::path::PathBuf::new(),
+        };
         match source.network() {
             Ok(net) => {
                 self.engine.set_network(net.clone());
@@ -401,11 +408,11 @@ impl Session {
                         net.as_ref().map_or(0, |n| n.file_len())
                     ),
                 };
-                self.out.info_string(&msg);
+                self.out.info_string_naming(&msg, &sent);
             }
             Err(e) => {
                 self.out
-                    .error(&format!("option {name}: {e}; keeping {old}"));
+                    .error_naming(&format!("option {name}: {e}; keeping {old}"), &sent);
                 self.options.eval = old;
             }
         }
@@ -431,7 +438,7 @@ impl Session {
                     tb.max_pieces()
                 );
                 self.engine.set_tablebases(Some(std::sync::Arc::new(tb)));
-                self.out.info_string(&msg);
+                self.out.info_string_naming(&msg, dir);
                 return;
             }
             Ok(_) => format!("no tables in {path}"),
@@ -442,7 +449,8 @@ impl Session {
         } else {
             "no tables probed"
         };
-        self.out.error(&format!("option {name}: {problem}; {kept}"));
+        self.out
+            .error_naming(&format!("option {name}: {problem}; {kept}"), dir);
         self.options.tablebase_path = old;
     }
 
