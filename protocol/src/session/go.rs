@@ -147,6 +147,7 @@ impl Session {
             draw_offered: self.draw_offered.clone(),
             events: self.events.clone(),
             id: self.search_id,
+            quiet: Default::default(),
         });
         // A book move is answered at once; a search runs on.
         if self.engine.go(&self.board, request, reporter) {
