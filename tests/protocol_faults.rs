@@ -492,7 +492,14 @@ fn book_files_must_be_regular_files() {
     ] {
         let mut e = engine(dialect);
         e.send(&format!("{set} {}", path.display()));
-        assert_eq!(e.sync(), Vec::<String>::new());
+        // The book's loading is confirmed.
+        assert_eq!(
+            e.sync(),
+            [format!(
+                "info string book: Jiangjun book (JJBOOK1) from {}, 1 records",
+                path.display()
+            )]
+        );
         for file in &bad {
             e.send(&format!("{set} {file}"));
             let lines = e.sync();

@@ -12,6 +12,7 @@
 //! and the end of input quits once everything before it is done, as a
 //! waiting command.
 
+mod book;
 mod go;
 mod queries;
 mod state;
@@ -35,7 +36,7 @@ impl Session {
     /// A session, or the error that kept the engine's threads from starting.
     pub fn new(out: Arc<Output>, events: Sender<Event>) -> std::io::Result<Session> {
         let options = Options::default();
-        Ok(Session {
+        let mut session = Session {
             engine: Engine::try_new(options.hash_mb, options.threads)?,
             out,
             events,
@@ -48,7 +49,10 @@ impl Session {
             draw_offered: Arc::new(Mutex::new(false)),
             last_hello: None,
             line: None,
-        })
+            book_note: None,
+        };
+        session.book_note = session.load_default_book();
+        Ok(session)
     }
 
     /// A line as a command: a dialect's hello word switches to it, anything
@@ -285,6 +289,9 @@ impl Session {
         for line in self.dialect.handshake() {
             self.out.line(&line);
         }
+        if let Some(note) = self.book_note.take() {
+            self.say_book_note(&note);
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -312,12 +319,27 @@ impl Session {
             Ok(options::Effect::NewGame) => self.new_game(),
             Ok(options::Effect::LoadBook) => {
                 if self.options.book_file.is_empty() {
-                    self.engine
-                        .set_book(jiangjun_engine::play::book::Book::default_book());
+                    // The book beside the engine, or the built-in one.
+                    match self.load_default_book() {
+                        Some(note) => self.say_book_note(&note),
+                        None => self.out.info_string("book: the built-in book"),
+                    }
                 } else {
                     let path = self.path_in(value, &self.options.book_file);
                     match jiangjun_engine::play::book::Book::load(&path) {
-                        Ok(b) => self.engine.set_book(b),
+                        Ok(b) => {
+                            // Confirmed, as the tables are.
+                            self.out.info_string_naming(
+                                &format!(
+                                    "book: {} from {}, {} records",
+                                    b.format().name(),
+                                    path.display(),
+                                    b.len()
+                                ),
+                                &path,
+                            );
+                            self.engine.set_book(b);
+                        }
                         Err(e) => {
                             self.out.error_naming(
                                 &format!("option {name}: {e}; keeping the previous book"),

@@ -9,6 +9,7 @@ use super::super::encoding::Line;
 use super::super::input::Event;
 use super::super::options::Options;
 use super::super::output::Output;
+use super::book::BookNote;
 use jiangjun_engine::Engine;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -54,6 +55,8 @@ pub struct Session {
     /// The line being handled, while it is: a path in it is read from the
     /// line as sent (`Line::path`), not from the parser's words.
     pub(super) line: Option<Line>,
+    /// What to say of the book beside the engine after the first handshake.
+    pub(super) book_note: Option<BookNote>,
 }
 
 /// What the loop should do after a command.
