@@ -333,16 +333,24 @@ fn a_book_beside_the_engine_is_used_with_no_option_set() {
                 );
                 continue;
             };
-            let said = format!(
-                "info string book: {format} beside the engine, {}, 1 records",
-                path.display()
-            );
-            assert_eq!(lines, std::slice::from_ref(&said), "{dialect}");
+            // The path as the system names the executable's folder (on
+            // Linux exactly the one it was started from).
+            let said = |lines: &[String]| {
+                let name = path.file_name().unwrap().to_str().unwrap();
+                lines.len() == 1
+                    && lines[0]
+                        .starts_with(&format!("info string book: {format} beside the engine, "))
+                    && lines[0].ends_with(&format!("{name}, 1 records"))
+                    && (!cfg!(target_os = "linux")
+                        || lines[0].contains(&path.display().to_string()))
+            };
+            assert!(said(&lines), "{dialect}: {lines:#?}");
             let (lines, best) = bestmove_after(&mut e, "position startpos", go);
             assert_eq!(best, want, "{dialect}: {lines:#?}");
             // An empty BookFile is that book again, said again.
             e.send(set);
-            assert_eq!(e.sync(), [said], "{dialect}");
+            let lines = e.sync();
+            assert!(said(&lines), "{dialect}: {lines:#?}");
             let (lines, best) = bestmove_after(&mut e, "position startpos", go);
             assert_eq!(best, want, "{dialect}: {lines:#?}");
         }
