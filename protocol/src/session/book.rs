@@ -4,7 +4,7 @@
 //! into the engine. The book found is said in an `info string` after the
 //! first handshake, since nothing may come before it.
 
-use super::state::Session;
+use super::state::{BookNote, Session};
 use jiangjun_engine::play::book::Book;
 use std::path::{Path, PathBuf};
 
@@ -34,14 +34,6 @@ pub(super) fn book_beside(dir: &Path) -> Option<PathBuf> {
 fn executable_dir() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     exe.parent().map(Path::to_path_buf)
-}
-
-/// What the session says of its default book, once the GUI has said hello.
-pub(super) struct BookNote {
-    pub(super) text: String,
-    /// The path the text names, written as the file system gave it.
-    pub(super) path: PathBuf,
-    pub(super) error: bool,
 }
 
 impl Session {
