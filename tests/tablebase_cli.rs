@@ -288,7 +288,9 @@ fn a_table_position_prints_a_bounded_number_of_lines() {
         (
             "ucci",
             "setoption tablebasepath",
-            "go time 1000 increment 0",
+            // A minute's clock: a 1 s one gives a budget of milliseconds,
+            // which a loaded machine can spend between two iterations.
+            "go time 60000 increment 0",
         ),
     ] {
         let out = engine_session(&[
