@@ -225,3 +225,51 @@ fn the_ladder_table_is_in_docs_levels_and_of_this_calibration() {
         );
     }
 }
+
+/// The README's example sessions show what the engine prints: every `info`
+/// line of the example is a line of the real sessions, and every `info`
+/// line of theirs is in the example (the book moves are fixed; the move
+/// played is drawn at random, and is not checked).
+#[test]
+fn the_readme_sessions_are_what_the_engine_prints() {
+    use std::io::Write;
+    let readme = fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md");
+    let start = readme
+        .find("```\nuci ")
+        .expect("the README's example sessions");
+    let block = &readme[start + 4..];
+    let block = &block[..block.find("```").expect("the block's end")];
+    let mut shown: Vec<&str> = block
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("info "))
+        .collect();
+    let mut printed = Vec::new();
+    for (hello, go) in [
+        ("uci", "go wtime 60000 btime 60000"),
+        ("ucci", "go time 60000 opptime 60000"),
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start the engine");
+        let input = format!("{hello}\nposition startpos moves h2e2\n{go}\nquit\n");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write");
+        drop(stdin);
+        let out = child.wait_with_output().expect("the engine's output");
+        let out = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(out.contains("\nbestmove "), "{out}");
+        printed.extend(
+            out.lines()
+                .filter(|l| l.starts_with("info "))
+                .map(String::from),
+        );
+    }
+    let mut printed: Vec<&str> = printed.iter().map(String::as_str).collect();
+    shown.sort_unstable();
+    printed.sort_unstable();
+    assert_eq!(shown, printed, "README.md's example against the engine");
+}

@@ -55,9 +55,21 @@ fn bestmove_after(e: &mut EngineProcess, position: &str, go: &str) -> (Vec<Strin
     (lines, best)
 }
 
-/// Each format is read by its content (the names say nothing), and each
+/// The one line that confirms a book loaded: its format, path and size.
+fn confirmed(lines: &[String], format: &str, path: &Path) -> bool {
+    lines.len() == 1
+        && lines[0].starts_with(&format!(
+            "info string book: {format} from {}, ",
+            path.display()
+        ))
+        && lines[0].ends_with(" records")
+}
+
+/// Each format is read by its content (the names say nothing) and its
+/// loading confirmed (as `TablebasePath` confirms its tables), and each
 /// bad file is refused with one `info string error` naming it, the book
-/// before kept.
+/// before kept. A `BOOK.DAT` move is listed without the games and score
+/// that format has not; an `.obk` move with them.
 #[test]
 fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
     let d = dir();
@@ -97,11 +109,31 @@ fn books_of_every_format_load_and_bad_files_keep_the_old_one() {
 
     for (dialect, set, go) in DIALECTS {
         let mut e = engine(dialect);
-        for (file, want) in [(&dat, "a3a4"), (&obk_file, "i3i4")] {
+        for (file, want, format) in [
+            (&dat, "a3a4", "ElephantEye BOOK.DAT"),
+            (&obk_file, "i3i4", "BHGUI .obk"),
+        ] {
             e.send(&format!("{set} {}", file.display()));
-            assert_eq!(e.sync(), Vec::<String>::new(), "{dialect}");
+            let lines = e.sync();
+            assert!(confirmed(&lines, format, file), "{dialect}: {lines:#?}");
             let (lines, best) = bestmove_after(&mut e, "position startpos", go);
             assert_eq!(best, want, "{dialect}: {lines:#?}");
+            if dialect == "uci" {
+                let listed = format!("info string book move {want} weight 100%");
+                let listed = if format.ends_with("BOOK.DAT") {
+                    listed
+                } else {
+                    format!("{listed} games ")
+                };
+                assert!(
+                    lines.iter().any(|l| *l == listed || l.starts_with(&listed)),
+                    "{dialect} {format}: {lines:#?}"
+                );
+                assert!(
+                    !format.ends_with("BOOK.DAT") || !lines.iter().any(|l| l.contains(" games ")),
+                    "{lines:#?}"
+                );
+            }
             for (path, why) in bad {
                 e.send(&format!("{set} {}", path.display()));
                 let lines = e.sync();
@@ -135,7 +167,11 @@ fn book_dat_plays_in_both_dialects() {
     for (dialect, set, go) in DIALECTS {
         let mut e = engine(dialect);
         e.send(&format!("{set} {}", path.display()));
-        assert_eq!(e.sync(), Vec::<String>::new(), "{dialect}");
+        let lines = e.sync();
+        assert!(
+            confirmed(&lines, "ElephantEye BOOK.DAT", &path),
+            "{dialect}: {lines:#?}"
+        );
         let (lines, best) = bestmove_after(&mut e, "position startpos", go);
         assert!(moves.contains(&best.as_str()), "{dialect}: {lines:#?}");
         let listed = lines
@@ -187,7 +223,12 @@ fn a_book_loads_from_a_path_as_the_gui_sent_it() {
         for (dialect, set, go) in DIALECTS {
             let mut e = engine(dialect);
             e.send_raw(&[set.as_bytes(), b" ", &path, b"\n"].concat());
-            assert_eq!(e.sync(), Vec::<String>::new(), "{dialect}");
+            let lines = e.sync();
+            assert!(
+                lines.len() == 1
+                    && lines[0].starts_with("info string book: ElephantEye BOOK.DAT from "),
+                "{dialect}: {lines:#?}"
+            );
             let (lines, _) = bestmove_after(&mut e, "position startpos", go);
             let listed = lines
                 .iter()
@@ -195,6 +236,135 @@ fn a_book_loads_from_a_path_as_the_gui_sent_it() {
             assert_eq!(listed.count(), 16, "{dialect}: {lines:#?}");
         }
     }
+}
+
+/// An error about a path sent in GBK gives the path back in GBK, the bytes
+/// the GUI sent, which it shows as it showed its own line; before the fix
+/// it came back as UTF-8 replacement characters. The output is read as
+/// bytes, since it is not UTF-8.
+#[cfg(unix)]
+#[test]
+fn an_error_names_a_path_in_the_bytes_sent() {
+    use std::io::Write;
+    // A folder "象棋" in GBK that does not exist.
+    let path: &[u8] = b"/nonexistent-\xcf\xf3\xc6\xe5/BOOK.DAT";
+    for (dialect, set, _) in DIALECTS {
+        let input = [
+            dialect.as_bytes(),
+            b"\n",
+            set.as_bytes(),
+            b" ",
+            path,
+            b"\nquit\n",
+        ]
+        .concat();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jiangjun"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+        let out = child.wait_with_output().unwrap().stdout;
+        let errors: Vec<&[u8]> = out
+            .split(|&b| b == b'\n')
+            .filter(|l| l.starts_with(b"info string error: "))
+            .collect();
+        assert_eq!(
+            errors.len(),
+            1,
+            "{dialect}: {}",
+            String::from_utf8_lossy(&out)
+        );
+        let name = if dialect == "ucci" {
+            "bookfiles"
+        } else {
+            "BookFile"
+        };
+        let want = [
+            format!("info string error: option {name}: ").as_bytes(),
+            path,
+            b": ",
+        ]
+        .concat();
+        assert!(
+            errors[0].starts_with(&want) && errors[0].ends_with(b"; keeping the previous book"),
+            "{dialect}: {}",
+            String::from_utf8_lossy(errors[0])
+        );
+    }
+}
+
+/// ElephantEye's convention: a `BOOK.DAT` beside the engine's executable
+/// is its book with no option set (here a copy of the binary in a folder
+/// of its own), and so is an `.obk` there; an info string after the
+/// handshake says so, and an empty `BookFile` means that book again. A
+/// copy with no book beside it says nothing and plays the built-in book.
+#[test]
+fn a_book_beside_the_engine_is_used_with_no_option_set() {
+    let exe = Path::new(env!("CARGO_BIN_EXE_jiangjun"));
+    let base = dir().join(format!("beside-{}", std::process::id()));
+    let dat = eleeye::EleeyeBook::from_records(eleeye::records_of(&start_move("a3a4"))).to_bytes();
+    for (book, want, format) in [
+        (Some("BOOK.DAT"), "a3a4", "ElephantEye BOOK.DAT"),
+        (Some("mine.obk"), "i3i4", "BHGUI .obk"),
+        (None, "", ""),
+    ] {
+        let d = base.join(book.unwrap_or("none"));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let copy = d.join(exe.file_name().unwrap());
+        std::fs::copy(exe, &copy).unwrap();
+        let path = book.map(|name| d.join(name));
+        match book {
+            Some("BOOK.DAT") => std::fs::write(path.as_ref().unwrap(), &dat).unwrap(),
+            Some(_) => {
+                let rows = obk::rows_of(&start_move("i3i4"));
+                jiangjun_engine::play::book::obk_file::write(path.as_ref().unwrap(), &rows)
+                    .unwrap();
+            }
+            None => {}
+        }
+        for (dialect, set, go) in DIALECTS {
+            let mut e = EngineProcess::start_program(copy.to_str().unwrap(), &[]);
+            e.send(dialect);
+            e.until_prefix(if dialect == "ucci" { "ucciok" } else { "uciok" });
+            let lines = e.sync();
+            let Some(path) = &path else {
+                // No book beside: nothing said, the built-in book plays.
+                assert_eq!(lines, Vec::<String>::new(), "{dialect}");
+                let (lines, _) = bestmove_after(&mut e, "position startpos", go);
+                assert!(
+                    lines
+                        .iter()
+                        .any(|l| l.contains(" pv ") || l.contains("book move")),
+                    "{dialect}: {lines:#?}"
+                );
+                continue;
+            };
+            // The path as the system names the executable's folder (on
+            // Linux exactly the one it was started from).
+            let said = |lines: &[String]| {
+                let name = path.file_name().unwrap().to_str().unwrap();
+                lines.len() == 1
+                    && lines[0]
+                        .starts_with(&format!("info string book: {format} beside the engine, "))
+                    && lines[0].ends_with(&format!("{name}, 1 records"))
+                    && (!cfg!(target_os = "linux")
+                        || lines[0].contains(&path.display().to_string()))
+            };
+            assert!(said(&lines), "{dialect}: {lines:#?}");
+            let (lines, best) = bestmove_after(&mut e, "position startpos", go);
+            assert_eq!(best, want, "{dialect}: {lines:#?}");
+            // An empty BookFile is that book again, said again.
+            e.send(set);
+            let lines = e.sync();
+            assert!(said(&lines), "{dialect}: {lines:#?}");
+            let (lines, best) = bestmove_after(&mut e, "position startpos", go);
+            assert_eq!(best, want, "{dialect}: {lines:#?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
 }
 
 /// ElephantEye never plays a book move back to a position the game has

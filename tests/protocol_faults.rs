@@ -151,30 +151,65 @@ fn found_mate_stops_deepening() {
 
 // ----- 4. input that is accepted but wrong -----
 
+/// Every `go` is answered by exactly one `bestmove` (`nobestmove` in UCCI
+/// when there is no move), with the error beside it: a bad word is dropped
+/// and the rest of the `go` stands, and a `go` left with no limit searches
+/// for one second. Before the fix, these lines got an error and no answer,
+/// and a GUI that waited for one hung.
 #[test]
-fn negative_or_non_numeric_go_limits_are_errors() {
+fn every_malformed_go_is_answered_once_with_its_error() {
     for dialect in ["uci", "ucci"] {
         for go in [
-            "go depth -3",
-            "go nodes -5",
+            "go depth -5",
+            "go movetime abc",
+            "go wtime x btime 1000",
+            "go nodes -1",
             "go depth x",
             "go movetime -100",
+            "go movestogo -4 depth 2",
+            "go movetime 1e12",
         ] {
             let mut e = engine(dialect);
+            // The book off, so that the answer comes from a search.
+            e.send(if dialect == "ucci" {
+                "setoption usebook false"
+            } else {
+                "setoption name OwnBook value false"
+            });
             e.send("position startpos");
+            let start = Instant::now();
             e.send(go);
-            let lines = e.sync();
+            let lines = e.read_until(is_answer);
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "{dialect} '{go}': {:?}",
+                start.elapsed()
+            );
             assert!(
                 lines
                     .iter()
-                    .any(|l| l.starts_with("info string") && l.contains("error")),
+                    .any(|l| l.starts_with("info string error: go: ")),
                 "{dialect} '{go}': {lines:#?}"
             );
+            assert_legal_bestmove(lines.last().unwrap(), &board_after(None, &[]));
+            let after = e.sync();
             assert!(
-                !lines.iter().any(|l| is_answer(l)),
-                "{dialect} '{go}': searched: {lines:#?}"
+                !after.iter().any(|l| is_answer(l)),
+                "{dialect} '{go}': a second answer: {after:#?}"
             );
         }
+        // No legal move: the one answer says so.
+        let mut e = engine(dialect);
+        e.send(&format!("position fen {MATED}"));
+        e.send("go depth -5");
+        let lines = e.read_until(is_answer);
+        let want = if dialect == "ucci" {
+            "nobestmove"
+        } else {
+            "bestmove (none)"
+        };
+        assert_eq!(lines.last().map(String::as_str), Some(want), "{lines:#?}");
+        assert!(!e.sync().iter().any(|l| is_answer(l)));
     }
 }
 
@@ -240,11 +275,19 @@ fn bench_and_perft_depths_are_checked() {
             "bench x",
             "go perft 0",
             "go perft 21",
+            "go perft x",
+            "go perft",
         ] {
             e.send(bad);
             let lines = e.sync();
+            // `go perft x`: the bad value, then that nothing was counted.
+            let errors = if bad.starts_with("go perft") && !bad.ends_with(char::is_numeric) {
+                2
+            } else {
+                1
+            };
             assert!(
-                lines.len() == 1 && lines[0].starts_with("info string error: "),
+                lines.len() == errors && lines.iter().all(|l| l.starts_with("info string error: ")),
                 "{dialect} '{bad}': {lines:#?}"
             );
         }
@@ -449,7 +492,14 @@ fn book_files_must_be_regular_files() {
     ] {
         let mut e = engine(dialect);
         e.send(&format!("{set} {}", path.display()));
-        assert_eq!(e.sync(), Vec::<String>::new());
+        // The book's loading is confirmed.
+        assert_eq!(
+            e.sync(),
+            [format!(
+                "info string book: Jiangjun book (JJBOOK1) from {}, 1 records",
+                path.display()
+            )]
+        );
         for file in &bad {
             e.send(&format!("{set} {file}"));
             let lines = e.sync();

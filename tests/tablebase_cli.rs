@@ -266,3 +266,54 @@ fn a_table_result_is_reported_as_a_mate_with_its_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// In a table position each iteration takes microseconds and repeats the
+/// last: `go movetime 1000` printed 120 `info` lines in 6 ms. A line that
+/// repeats the last one printed now waits a second after it (one line of
+/// search at a time), and the last iteration's line still comes before the
+/// answer, in both dialects.
+#[test]
+fn a_table_position_prints_a_bounded_number_of_lines() {
+    let dir = std::env::temp_dir().join(format!("jjtb-quiet-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    assert_eq!(jiangjun(&["tb", "gen", "--out", d, "KRvKA"]).0, 0);
+    let fen = "9/4k4/9/9/9/9/9/9/9/R2K5 w";
+    for (hello, set, go) in [
+        (
+            "uci",
+            "setoption name TablebasePath value",
+            "go movetime 1000",
+        ),
+        (
+            "ucci",
+            "setoption tablebasepath",
+            // A minute's clock: a 1 s one gives a budget of milliseconds,
+            // which a loaded machine can spend between two iterations.
+            "go time 60000 increment 0",
+        ),
+    ] {
+        let out = engine_session(&[
+            hello,
+            &format!("{set} {d}"),
+            &format!("position fen {fen}"),
+            go,
+        ]);
+        let text = out.join("\n");
+        let depths: Vec<i32> = out
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+            .collect();
+        // Depth 1 (before the tables' mate), depth 2 (the mate), the last.
+        assert!(
+            (2..=4).contains(&depths.len()),
+            "{hello}: {} lines: {text}",
+            depths.len()
+        );
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{text}");
+        assert!(*depths.last().unwrap() > 10, "{text}");
+        assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("a0a8"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

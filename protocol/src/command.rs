@@ -40,9 +40,9 @@ pub struct GoParams {
     pub binc: Option<f64>,
     pub searchmoves: Vec<String>,
     pub perft: Option<i64>,
-    /// A limit or clock value was missing, not a number or negative (see
-    /// the warnings): the `go` must not search.
-    pub invalid: bool,
+    /// `perft` came without a whole number (see the warnings): nothing is
+    /// counted, and nothing searched either.
+    pub bad_perft: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -223,105 +223,78 @@ fn parse_position(rest: &[&str]) -> Result<(PositionBase, Vec<String>), String> 
     Ok((base, moves))
 }
 
-/// Why a `go` keyword's value is unusable.
-enum BadValue {
-    /// None given (the line ends, or the next word is a keyword): the
-    /// keyword is dropped and the rest of the `go` stands.
-    Missing(String),
-    /// Not a number, or out of range: the whole `go` is refused.
-    Wrong(String),
-}
-
-/// The value of a `go` keyword, or why it is unusable.
-fn go_value<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, BadValue> {
+/// The value of a `go` keyword, or why it is unusable: none given (the
+/// line ends, or the next word is a keyword), not a number, negative or out
+/// of range. Either way the keyword is dropped with a warning and the rest
+/// of the `go` stands.
+fn go_value<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, String> {
     let Some(t) = v.filter(|t| !is_go_keyword(t)) else {
-        return Err(BadValue::Missing(format!("go: '{key}' needs a value")));
+        return Err(format!("go: '{key}' needs a value"));
     };
     t.parse::<T>().map_err(|_| {
-        BadValue::Wrong(if t.parse::<f64>().is_ok() {
+        if t.parse::<f64>().is_ok() {
             format!("go: '{key}' is out of range: '{}'", excerpt(t))
         } else {
             format!("go: '{key}' needs a number, got '{}'", excerpt(t))
-        })
+        }
     })
 }
 
-/// Report a bad value: a wrong one makes the `go` invalid.
-fn report<T>(value: Result<T, BadValue>, w: &mut Vec<String>, invalid: &mut bool) -> Option<T> {
+/// Report a bad value, which is then dropped.
+fn report<T>(value: Result<T, String>, w: &mut Vec<String>) -> Option<T> {
     match value {
         Ok(v) => Some(v),
-        Err(BadValue::Missing(e)) => {
+        Err(e) => {
             w.push(e);
-            None
-        }
-        Err(BadValue::Wrong(e)) => {
-            w.push(e);
-            *invalid = true;
             None
         }
     }
 }
 
 /// A limit (depth, nodes, mate, perft, moves to go): a whole number, not
-/// negative. A missing value is reported; a wrong one also makes the `go`
-/// invalid.
-fn limit<T: std::str::FromStr>(
-    key: &str,
-    v: Option<&&str>,
-    w: &mut Vec<String>,
-    invalid: &mut bool,
-) -> Option<T> {
+/// negative. A missing or wrong value is reported and dropped.
+fn limit<T: std::str::FromStr>(key: &str, v: Option<&&str>, w: &mut Vec<String>) -> Option<T> {
     let value = match v {
-        Some(t) if t.starts_with('-') && t.parse::<f64>().is_ok() => Err(BadValue::Wrong(format!(
+        Some(t) if t.starts_with('-') && t.parse::<f64>().is_ok() => Err(format!(
             "go: '{key}' must not be negative, got '{}'",
             excerpt(t)
-        ))),
+        )),
         _ => go_value::<T>(key, v),
     };
-    report(value, w, invalid)
+    report(value, w)
 }
 
 /// A time or increment: a finite number, possibly fractional. A clock that
 /// is negative (some GUIs send one after a slow move) counts as 0 later; a
 /// negative `movetime` (`nonnegative`) is wrong, as is a non-numeric value.
-fn time_value(
-    key: &str,
-    v: Option<&&str>,
-    nonnegative: bool,
-    w: &mut Vec<String>,
-    invalid: &mut bool,
-) -> Option<f64> {
+fn time_value(key: &str, v: Option<&&str>, nonnegative: bool, w: &mut Vec<String>) -> Option<f64> {
     let value = go_value::<f64>(key, v).and_then(|x| {
         if !x.is_finite() {
-            Err(BadValue::Wrong(format!(
-                "go: '{key}' is not a finite number"
-            )))
+            Err(format!("go: '{key}' is not a finite number"))
         } else if nonnegative && x < 0.0 {
-            Err(BadValue::Wrong(format!(
-                "go: '{key}' must not be negative, got '{x}'"
-            )))
+            Err(format!("go: '{key}' must not be negative, got '{x}'"))
         } else {
             Ok(x)
         }
     });
-    report(value, w, invalid)
+    report(value, w)
 }
 
-/// Keywords in any order. A keyword whose value is not a number or is
-/// negative is dropped with a warning and makes the `go` invalid (it must
-/// not search); a keyword without a value, or an unknown one, is only
-/// warned about. `searchmoves` takes the moves up to the next keyword.
+/// Keywords in any order. A keyword whose value is missing, not a number,
+/// negative or out of range, and an unknown word, are dropped with a
+/// warning; the rest of the `go` stands (and the session answers it: a
+/// `go` left with no limit searches for one second). `perft` without a
+/// whole number is the exception: `bad_perft`, nothing counted.
+/// `searchmoves` takes the moves up to the next keyword.
 pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
     let mut p = GoParams::default();
     let mut w = Vec::new();
-    let mut bad = false;
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i].to_ascii_lowercase();
         let val = rest.get(i + 1);
         let mut takes_value = true;
         let w = &mut w;
-        let bad = &mut bad;
         match key.as_str() {
             "ponder" => {
                 p.ponder = true;
@@ -339,21 +312,25 @@ pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
             "depth" if val.is_some_and(|v| v.eq_ignore_ascii_case("infinite")) => {
                 p.infinite = true;
             }
-            "depth" => p.depth = limit(&key, val, w, bad),
-            "nodes" => p.nodes = limit(&key, val, w, bad),
-            "mate" => p.mate = limit(&key, val, w, bad),
-            "perft" => p.perft = limit(&key, val, w, bad),
-            "movetime" => p.movetime = time_value(&key, val, true, w, bad),
-            "time" => p.time = time_value(&key, val, false, w, bad),
-            "increment" => p.increment = time_value(&key, val, false, w, bad),
-            "movestogo" => p.movestogo = limit(&key, val, w, bad),
-            "opptime" => p.opptime = time_value(&key, val, false, w, bad),
-            "oppincrement" => p.oppincrement = time_value(&key, val, false, w, bad),
-            "oppmovestogo" => p.oppmovestogo = limit(&key, val, w, bad),
-            "wtime" => p.wtime = time_value(&key, val, false, w, bad),
-            "btime" => p.btime = time_value(&key, val, false, w, bad),
-            "winc" => p.winc = time_value(&key, val, false, w, bad),
-            "binc" => p.binc = time_value(&key, val, false, w, bad),
+            "depth" => p.depth = limit(&key, val, w),
+            "nodes" => p.nodes = limit(&key, val, w),
+            "mate" => p.mate = limit(&key, val, w),
+            "perft" => {
+                // A negative depth is kept, for the session's range error.
+                p.perft = report(go_value(&key, val), w);
+                p.bad_perft |= p.perft.is_none();
+            }
+            "movetime" => p.movetime = time_value(&key, val, true, w),
+            "time" => p.time = time_value(&key, val, false, w),
+            "increment" => p.increment = time_value(&key, val, false, w),
+            "movestogo" => p.movestogo = limit(&key, val, w),
+            "opptime" => p.opptime = time_value(&key, val, false, w),
+            "oppincrement" => p.oppincrement = time_value(&key, val, false, w),
+            "oppmovestogo" => p.oppmovestogo = limit(&key, val, w),
+            "wtime" => p.wtime = time_value(&key, val, false, w),
+            "btime" => p.btime = time_value(&key, val, false, w),
+            "winc" => p.winc = time_value(&key, val, false, w),
+            "binc" => p.binc = time_value(&key, val, false, w),
             "searchmoves" => {
                 // Moves up to the next keyword.
                 let moves: Vec<String> = rest[i + 1..]
@@ -387,7 +364,6 @@ pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
             i += 1;
         }
     }
-    p.invalid = bad;
     (p, w)
 }
 
@@ -480,35 +456,62 @@ mod tests {
     }
 
     #[test]
-    fn bad_limits_make_the_go_invalid() {
-        for line in [
-            "go depth -3",
-            "go nodes -5",
-            "go depth x",
-            "go movetime -100",
-            "go mate -1",
-            "go perft -2",
-            "go movestogo -4 wtime 1000",
-            "go wtime abc btime 1000",
-            "go time NaN",
+    fn bad_limits_are_dropped_and_the_rest_stands() {
+        for (line, left) in [
+            ("go depth -3", GoParams::default()),
+            ("go nodes -5", GoParams::default()),
+            ("go depth x", GoParams::default()),
+            ("go movetime -100", GoParams::default()),
+            ("go movetime abc", GoParams::default()),
+            ("go mate -1", GoParams::default()),
+            (
+                "go movestogo -4 wtime 1000",
+                GoParams {
+                    wtime: Some(1000.0),
+                    ..GoParams::default()
+                },
+            ),
+            (
+                "go wtime abc btime 1000",
+                GoParams {
+                    btime: Some(1000.0),
+                    ..GoParams::default()
+                },
+            ),
+            ("go time NaN", GoParams::default()),
+            (
+                "go nodes -1 depth 3",
+                GoParams {
+                    depth: Some(3),
+                    ..GoParams::default()
+                },
+            ),
         ] {
             let (p, w) = go(line);
-            assert!(p.invalid, "{line}");
-            assert!(!w.is_empty(), "{line}");
+            assert_eq!(p, left, "{line}");
+            assert_eq!(w.len(), 1, "{line}: {w:?}");
         }
-        // Unknown words and missing values are only warned about; negative
+        // A perft without a whole number counts nothing; a negative one is
+        // kept for the session's range error.
+        for line in ["go perft x", "go perft"] {
+            let (p, w) = go(line);
+            assert!(p.bad_perft && p.perft.is_none() && w.len() == 1, "{line}");
+        }
+        let (p, w) = go("go perft -2");
+        assert!(!p.bad_perft && p.perft == Some(-2) && w.is_empty());
+        // Unknown words and missing values are warned about too; negative
         // clocks are kept (they count as 0).
         let (p, w) = go("go frobnicate depth 2");
-        assert!(!p.invalid && w.len() == 1);
+        assert!(p.depth == Some(2) && w.len() == 1);
         let (p, w) = go("go wtime btime 1000 depth");
-        assert!(!p.invalid && w.len() == 2);
+        assert_eq!(w.len(), 2);
         assert_eq!((p.wtime, p.btime, p.depth), (None, Some(1000.0), None));
         let (p, w) = go("go wtime -50 btime 1000");
-        assert!(!p.invalid && w.is_empty());
+        assert!(w.is_empty());
         assert_eq!(p.wtime, Some(-50.0));
         // UCCI's `depth infinite`.
         let (p, w) = go("go depth infinite");
-        assert!(p.infinite && !p.invalid && w.is_empty());
+        assert!(p.infinite && w.is_empty());
     }
 
     #[test]

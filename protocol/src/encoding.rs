@@ -13,6 +13,7 @@
 //!   UTF-8 (for messages), and the line keeps its bytes, so that
 //!   [`Line::path`] gives a path in it exactly as sent.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 /// A line of input: its text, trimmed, and (on Unix, when they are not
@@ -138,6 +139,32 @@ fn raw_offset(raw: &[u8], text_offset: usize) -> Option<usize> {
     (text_offset == text).then_some(bytes)
 }
 
+/// `text`, which names `path` as the path displays (its bytes that are not
+/// UTF-8 replaced), with each such mention written as the path's own bytes:
+/// a message about a path the GUI sent in its encoding (GBK) gives it back
+/// in that encoding, which the GUI then shows as it showed its own.
+pub fn with_path_as_sent<'a>(text: &'a str, path: &std::path::Path) -> Cow<'a, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        if path.to_str().is_none() {
+            let shown = path.to_string_lossy();
+            let mut out = Vec::with_capacity(text.len());
+            let mut pieces = text.split(shown.as_ref());
+            if let Some(first) = pieces.next() {
+                out.extend_from_slice(first.as_bytes());
+            }
+            for piece in pieces {
+                out.extend_from_slice(path.as_os_str().as_bytes());
+                out.extend_from_slice(piece.as_bytes());
+            }
+            return Cow::Owned(out);
+        }
+    }
+    let _ = path;
+    Cow::Borrowed(text.as_bytes())
+}
+
 #[cfg(unix)]
 fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
     use std::os::unix::ffi::OsStringExt;
@@ -248,6 +275,22 @@ mod tests {
             line.path(&value, &value).as_os_str().as_bytes(),
             &raw[22..raw.len() - 1]
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_message_gives_a_path_back_in_its_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let gbk = b"/tmp/\xcf\xf3\xc6\xe5/BOOK.DAT";
+        let path = path_from_bytes(gbk.to_vec());
+        let text = format!("{}: missing; {} again", path.display(), path.display());
+        let want = [gbk.as_slice(), b": missing; ", gbk, b" again"].concat();
+        assert_eq!(with_path_as_sent(&text, &path).as_ref(), want.as_slice());
+        assert_eq!(path.as_os_str().as_bytes(), gbk);
+        // A UTF-8 path is the text as it is.
+        let path = PathBuf::from("/书/a.dat");
+        let text = format!("{}: missing", path.display());
+        assert_eq!(with_path_as_sent(&text, &path).as_ref(), text.as_bytes());
     }
 
     #[test]

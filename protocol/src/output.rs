@@ -6,10 +6,12 @@
 
 use super::debug_log::DebugLog;
 use super::dialect::{Dialect, Style};
+use super::encoding::with_path_as_sent;
 use super::input::Event;
 use jiangjun_engine::play::book::Entry;
-use jiangjun_engine::{IterationInfo, Reporter, SearchResult};
+use jiangjun_engine::{Bound, IterationInfo, Reporter, Score, SearchResult};
 use std::io::Write;
+use std::path::Path;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use xiangqi::types::Move;
@@ -35,6 +37,11 @@ impl Output {
 
     /// Write one line and flush. A broken pipe is ignored: the GUI has gone.
     pub fn line(&self, text: &str) {
+        self.write_line(text, text.as_bytes());
+    }
+
+    /// Write `bytes`, the line `text` reads as, and flush.
+    fn write_line(&self, text: &str, bytes: &[u8]) {
         let mut sink = match self.sink.lock() {
             Ok(s) => s,
             Err(poisoned) => poisoned.into_inner(),
@@ -42,9 +49,21 @@ impl Output {
         // Logged first: whatever the GUI sends in reply comes after it.
         self.log.output(text);
         log::debug!("<< {text}");
-        let _ = sink.write_all(text.as_bytes());
+        let _ = sink.write_all(bytes);
         let _ = sink.write_all(b"\n");
         let _ = sink.flush();
+    }
+
+    /// An `info string` that names `path` (as it displays), with the path
+    /// written in the bytes the GUI sent it in (`with_path_as_sent`).
+    pub fn info_string_naming(&self, text: &str, path: &Path) {
+        let line = format!("info string {text}");
+        self.write_line(&line, &with_path_as_sent(&line, path));
+    }
+
+    /// An error that names `path`, written as [`Output::info_string_naming`].
+    pub fn error_naming(&self, text: &str, path: &Path) {
+        self.info_string_naming(&format!("error: {text}"), path);
     }
 
     /// Write several lines as one block.
@@ -63,6 +82,22 @@ impl Output {
     }
 }
 
+/// An iteration's line that says nothing new (the score, bound and line of
+/// the last one printed) waits this long after that one before it is
+/// printed; the last one held back is printed before the answer. In a
+/// table position the iterations take microseconds each: 120 lines came
+/// in 6 ms before this, where now two or three come.
+pub const REPEAT_LINE_MS: u64 = 1000;
+
+/// What was last printed of a search's lines, and the line held back.
+#[derive(Default)]
+pub struct Quiet {
+    /// The score, bound and line of the last iteration printed, and when.
+    last: Option<(Score, Bound, Vec<Move>, u64)>,
+    /// The lines of the last iteration held back, if it was.
+    held: Option<Vec<String>>,
+}
+
 /// A search's output: its lines in the GUI's dialect, then the answer
 /// (with the draw offer, if any, accepted or not), then word to the
 /// command loop that search `id` is done.
@@ -74,6 +109,8 @@ pub struct SearchOutput {
     pub draw_offered: Arc<Mutex<bool>>,
     pub events: Sender<Event>,
     pub id: u64,
+    /// The rate limit of the iterations' lines ([`REPEAT_LINE_MS`]).
+    pub quiet: Mutex<Quiet>,
 }
 
 impl SearchOutput {
@@ -82,14 +119,45 @@ impl SearchOutput {
             self.out.line(&l);
         }
     }
+
+    fn quiet(&self) -> std::sync::MutexGuard<'_, Quiet> {
+        match self.quiet.lock() {
+            Ok(q) => q,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
 }
 
 impl Reporter for SearchOutput {
+    /// As Stockfish, a line per completed iteration (and `currmove` lines
+    /// only after 3 s of search, from the engine), but with one line
+    /// (MultiPV 1), an iteration that repeats the last line printed waits
+    /// [`REPEAT_LINE_MS`] after it.
     fn iteration(&self, info: &IterationInfo) {
-        self.print(self.dialect.iteration_lines(info, self.style));
+        let lines = self.dialect.iteration_lines(info, self.style);
+        if self.style.multipv > 1 {
+            self.print(lines);
+            return;
+        }
+        let mut q = self.quiet();
+        let repeats = q.last.as_ref().is_some_and(|(score, bound, pv, at)| {
+            *score == info.score
+                && *bound == info.bound
+                && pv[..] == info.pv[..]
+                && info.time_ms < at + REPEAT_LINE_MS
+        });
+        if repeats {
+            q.held = Some(lines);
+            return;
+        }
+        q.last = Some((info.score, info.bound, info.pv.to_vec(), info.time_ms));
+        q.held = None;
+        self.print(lines);
     }
 
     fn final_line(&self, info: &IterationInfo) {
+        // The answer's own line comes instead of any held back.
+        self.quiet().held = None;
         self.print(self.dialect.final_lines(info, self.style));
     }
 
@@ -104,6 +172,10 @@ impl Reporter for SearchOutput {
     }
 
     fn best_move(&self, result: &SearchResult) {
+        // The last iteration's line, if it was held back.
+        if let Some(lines) = self.quiet().held.take() {
+            self.print(lines);
+        }
         let draw = self.draw_offered.lock().map(|d| *d).unwrap_or(false);
         self.print(self.dialect.answer_lines(result, draw));
         let _ = self.events.send(Event::SearchDone(self.id));

@@ -12,6 +12,7 @@
 //! and the end of input quits once everything before it is done, as a
 //! waiting command.
 
+mod book;
 mod go;
 mod queries;
 mod state;
@@ -35,7 +36,7 @@ impl Session {
     /// A session, or the error that kept the engine's threads from starting.
     pub fn new(out: Arc<Output>, events: Sender<Event>) -> std::io::Result<Session> {
         let options = Options::default();
-        Ok(Session {
+        let mut session = Session {
             engine: Engine::try_new(options.hash_mb, options.threads)?,
             out,
             events,
@@ -48,7 +49,10 @@ impl Session {
             draw_offered: Arc::new(Mutex::new(false)),
             last_hello: None,
             line: None,
-        })
+            book_note: None,
+        };
+        session.book_note = session.load_default_book();
+        Ok(session)
     }
 
     /// A line as a command: a dialect's hello word switches to it, anything
@@ -244,12 +248,9 @@ impl Session {
                 for w in &warnings {
                     self.out.error(w);
                 }
-                if params.invalid {
-                    // No search, so no answer: nothing is guessed.
-                    self.out.error("go ignored: nothing searched");
-                } else {
-                    self.go(*params, !warnings.is_empty());
-                }
+                // A bad word is dropped and the rest searched: every `go`
+                // is answered (but a `go perft` without a depth).
+                self.go(*params, !warnings.is_empty());
             }
             Command::Stop => {
                 // False if the search had already answered.
@@ -288,6 +289,9 @@ impl Session {
         for line in self.dialect.handshake() {
             self.out.line(&line);
         }
+        if let Some(note) = self.book_note.take() {
+            self.say_book_note(&note);
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -315,15 +319,32 @@ impl Session {
             Ok(options::Effect::NewGame) => self.new_game(),
             Ok(options::Effect::LoadBook) => {
                 if self.options.book_file.is_empty() {
-                    self.engine
-                        .set_book(jiangjun_engine::play::book::Book::default_book());
+                    // The book beside the engine, or the built-in one.
+                    match self.load_default_book() {
+                        Some(note) => self.say_book_note(&note),
+                        None => self.out.info_string("book: the built-in book"),
+                    }
                 } else {
                     let path = self.path_in(value, &self.options.book_file);
                     match jiangjun_engine::play::book::Book::load(&path) {
-                        Ok(b) => self.engine.set_book(b),
+                        Ok(b) => {
+                            // Confirmed, as the tables are.
+                            self.out.info_string_naming(
+                                &format!(
+                                    "book: {} from {}, {} records",
+                                    b.format().name(),
+                                    path.display(),
+                                    b.len()
+                                ),
+                                &path,
+                            );
+                            self.engine.set_book(b);
+                        }
                         Err(e) => {
-                            self.out
-                                .error(&format!("option {name}: {e}; keeping the previous book"));
+                            self.out.error_naming(
+                                &format!("option {name}: {e}; keeping the previous book"),
+                                &path,
+                            );
                             self.options.book_file = old_book;
                         }
                     }
@@ -333,7 +354,7 @@ impl Session {
                 let path = self.path_in(value, &self.options.debug_log_file);
                 if let Err(e) = self.out.log.set(&path) {
                     self.out
-                        .error(&format!("option {name}: {e}; log unchanged"));
+                        .error_naming(&format!("option {name}: {e}; log unchanged"), &path);
                     self.options.debug_log_file = old_log;
                 }
             }
@@ -389,6 +410,11 @@ impl Session {
     /// waits for a running search.
     fn load_network(&mut self, name: &str, old: EvalSource) {
         let source = self.options.eval.clone();
+        // The file's path as the GUI sent it, for the messages.
+        let sent = match &source {
+            EvalSource::File(path) => path.clone(),
+            _ => std::path::PathBuf::new(),
+        };
         match source.network() {
             Ok(net) => {
                 self.engine.set_network(net.clone());
@@ -404,11 +430,11 @@ impl Session {
                         net.as_ref().map_or(0, |n| n.file_len())
                     ),
                 };
-                self.out.info_string(&msg);
+                self.out.info_string_naming(&msg, &sent);
             }
             Err(e) => {
                 self.out
-                    .error(&format!("option {name}: {e}; keeping {old}"));
+                    .error_naming(&format!("option {name}: {e}; keeping {old}"), &sent);
                 self.options.eval = old;
             }
         }
@@ -434,7 +460,7 @@ impl Session {
                     tb.max_pieces()
                 );
                 self.engine.set_tablebases(Some(std::sync::Arc::new(tb)));
-                self.out.info_string(&msg);
+                self.out.info_string_naming(&msg, dir);
                 return;
             }
             Ok(_) => format!("no tables in {path}"),
@@ -445,7 +471,8 @@ impl Session {
         } else {
             "no tables probed"
         };
-        self.out.error(&format!("option {name}: {problem}; {kept}"));
+        self.out
+            .error_naming(&format!("option {name}: {problem}; {kept}"), dir);
         self.options.tablebase_path = old;
     }
 

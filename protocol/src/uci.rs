@@ -123,13 +123,17 @@ impl Dialect for Uci {
         entries
             .iter()
             .map(|e| {
-                format!(
-                    "info string book move {} weight {}% games {} score {}",
+                let mut line = format!(
+                    "info string book move {} weight {}%",
                     e.mv,
-                    e.weight * 100 / total.max(1),
-                    e.games,
-                    e.score
-                )
+                    e.weight * 100 / total.max(1)
+                );
+                // A format without games and scores (ElephantEye's
+                // BOOK.DAT) gives 0 for both: neither is stated then.
+                if e.games > 0 || e.score != 0 {
+                    line.push_str(&format!(" games {} score {}", e.games, e.score));
+                }
+                line
             })
             .collect()
     }

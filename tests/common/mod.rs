@@ -69,9 +69,12 @@ impl EngineProcess {
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
+            // Bytes, read as UTF-8 with replacements: a line may name a
+            // path in the GUI's encoding (GBK), as the GUI sent it.
+            for line in BufReader::new(stdout).split(b'\n') {
                 match line {
-                    Ok(l) => {
+                    Ok(bytes) => {
+                        let l = String::from_utf8_lossy(&bytes).into_owned();
                         // A Windows build may end its lines with "\r\n".
                         let l = l.strip_suffix('\r').map(String::from).unwrap_or(l);
                         if tx.send(l).is_err() {

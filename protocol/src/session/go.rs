@@ -14,28 +14,33 @@ use std::sync::Arc;
 use xiangqi::types::Color;
 
 impl Session {
-    /// The first clock value of a `go` beyond [`MAX_CLOCK_MS`], as an error.
-    pub(super) fn clock_out_of_range(&self, p: &GoParams) -> Option<String> {
+    /// Drop each clock value of a `go` beyond [`MAX_CLOCK_MS`] with an
+    /// error, as any unusable value is dropped (a search would not end by
+    /// itself in any useful time); true if one was.
+    pub(super) fn drop_absurd_clocks(&self, p: &mut GoParams) -> bool {
         // UCCI times are seconds unless `usemillisec` is on.
         let unit = self.dialect.ms_per_clock_unit(&self.options);
-        [
-            ("time", p.time),
-            ("increment", p.increment),
-            ("opptime", p.opptime),
-            ("oppincrement", p.oppincrement),
-            ("wtime", p.wtime),
-            ("btime", p.btime),
-            ("winc", p.winc),
-            ("binc", p.binc),
-            ("movetime", p.movetime),
-        ]
-        .into_iter()
-        .find(|(_, v)| v.is_some_and(|x| x * unit > MAX_CLOCK_MS as f64))
-        .map(|(key, _)| {
-            format!(
-                "go: '{key}' is beyond the largest clock, {MAX_CLOCK_MS} ms (24.8 days); go ignored: nothing searched"
-            )
-        })
+        let mut dropped = false;
+        for (key, v) in [
+            ("time", &mut p.time),
+            ("increment", &mut p.increment),
+            ("opptime", &mut p.opptime),
+            ("oppincrement", &mut p.oppincrement),
+            ("wtime", &mut p.wtime),
+            ("btime", &mut p.btime),
+            ("winc", &mut p.winc),
+            ("binc", &mut p.binc),
+            ("movetime", &mut p.movetime),
+        ] {
+            if v.is_some_and(|x| x * unit > MAX_CLOCK_MS as f64) {
+                self.out.error(&format!(
+                    "go: '{key}' is beyond the largest clock, {MAX_CLOCK_MS} ms (24.8 days); ignored"
+                ));
+                *v = None;
+                dropped = true;
+            }
+        }
+        dropped
     }
 
     /// What the GUI said, in engine units: milliseconds (UCCI seconds
@@ -98,16 +103,20 @@ impl Session {
         request
     }
 
-    pub(super) fn go(&mut self, params: GoParams, malformed: bool) {
+    /// A `go`, answered by exactly one `bestmove` (or `nobestmove`), but a
+    /// perft, which answers with its counts. `malformed`: a word of it was
+    /// dropped (and reported), so a `go` left with no limit is bounded.
+    pub(super) fn go(&mut self, mut params: GoParams, malformed: bool) {
+        if params.bad_perft {
+            self.out.error("go perft: nothing counted");
+            return;
+        }
         if let Some(d) = params.perft {
             self.perft(d);
             return;
         }
         // An absurd clock would make a search that never ends by itself.
-        if let Some(e) = self.clock_out_of_range(&params) {
-            self.out.error(&e);
-            return;
-        }
+        let malformed = self.drop_absurd_clocks(&mut params) || malformed;
         let mut request = self.request(&params, malformed);
         // `go depth 0`: UCCI answers with a static score and no move; UCI
         // searches one ply, so the GUI gets a move.
@@ -138,6 +147,7 @@ impl Session {
             draw_offered: self.draw_offered.clone(),
             events: self.events.clone(),
             id: self.search_id,
+            quiet: Default::default(),
         });
         // A book move is answered at once; a search runs on.
         if self.engine.go(&self.board, request, reporter) {

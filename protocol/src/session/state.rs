@@ -10,6 +10,7 @@ use super::super::input::Event;
 use super::super::options::Options;
 use super::super::output::Output;
 use jiangjun_engine::Engine;
+use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
@@ -54,6 +55,17 @@ pub struct Session {
     /// The line being handled, while it is: a path in it is read from the
     /// line as sent (`Line::path`), not from the parser's words.
     pub(super) line: Option<Line>,
+    /// What to say of the book beside the engine after the first handshake.
+    pub(super) book_note: Option<BookNote>,
+}
+
+/// What the session says of its default book (`book.rs`), once the GUI
+/// has said hello.
+pub(super) struct BookNote {
+    pub(super) text: String,
+    /// The path the text names, written as the file system gave it.
+    pub(super) path: PathBuf,
+    pub(super) error: bool,
 }
 
 /// What the loop should do after a command.

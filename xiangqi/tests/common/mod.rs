@@ -6,10 +6,20 @@
 
 use std::path::PathBuf;
 
-/// `shared/` beside the workspace root, where reference data lives. The
-/// tests of every workspace member use these helpers, so the directory is
-/// looked up beside each ancestor of the member's manifest directory.
+/// The variable that names another folder for the tests' `../shared`:
+/// `JIANGJUN_SHARED_DIR=/nonexistent` runs them as in a fresh clone that
+/// has none beside it (the tests' lookups only: a tool's own default, such
+/// as datagen's openings, still looks beside its working directory).
+pub const SHARED_DIR_VAR: &str = "JIANGJUN_SHARED_DIR";
+
+/// `shared/` beside the workspace root, where reference data lives, or the
+/// folder [`SHARED_DIR_VAR`] names. The tests of every workspace member use
+/// these helpers, so the directory is looked up beside each ancestor of the
+/// member's manifest directory.
 pub fn shared_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(SHARED_DIR_VAR).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest
         .ancestors()
