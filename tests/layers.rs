@@ -221,7 +221,9 @@ fn the_arrow_script_finds_a_child_importing_its_parent() {
 }
 
 /// The engine's door stays narrow: `engine/src/lib.rs` makes public these
-/// modules only (the tools' needs: `play`, `nnue`, `eval`, `tb`, `bench`),
+/// modules only (the tools' needs: `play`, `nnue`, `eval`, `tb`, `bench`,
+/// and `analysis`, the judging of a whole game that `jiangjun analyse` and
+/// the web page share),
 /// beside the items it re-exports (`Engine`, `Limits`, `Reporter` ...).
 /// Everything else is the crate's own; `unreachable_pub` keeps the items
 /// of its private modules from claiming to be public.
@@ -234,7 +236,11 @@ fn the_engine_has_a_narrow_door() {
         .filter_map(|l| l.strip_prefix("pub mod "))
         .map(|l| l.trim_end_matches(';'))
         .collect();
-    assert_eq!(public, ["bench", "eval", "nnue", "play", "tb"], "{lib}");
+    assert_eq!(
+        public,
+        ["analysis", "bench", "eval", "nnue", "play", "tb"],
+        "{lib}"
+    );
     assert!(lib.contains("#![warn(unreachable_pub)]"), "{lib}");
 }
 

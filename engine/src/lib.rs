@@ -8,6 +8,8 @@
 //! ([`Reporter`], [`IterationInfo`], [`SearchResult`], [`Score`]). Beside
 //! it, a few modules for the tools that need more than a game:
 //!
+//! - [`analysis`]: a finished game's moves judged by the expected score
+//!   each lost, and its score graph (`jiangjun analyse`, the web page);
 //! - [`play`]: what shapes a game's play (the book, the levels and other
 //!   handicaps, the time policy, `nodestime`);
 //! - [`nnue`]: the network and its file format (the trainer writes it);
