@@ -15,7 +15,7 @@ use jiangjun_engine::eval::evaluate;
 use jiangjun_engine::nnue::{EMBEDDED_NETWORK, Network, default_network};
 use jiangjun_engine::play::ladder::{RUNGS, rung_from_skill};
 use jiangjun_engine::play::strength::{ELO_MAX, ELO_MIN};
-use jiangjun_engine::play::time::{Clock, allocate};
+use jiangjun_engine::time::{Clock, allocate};
 use std::path::PathBuf;
 use std::sync::Arc;
 use xiangqi::Board;

@@ -68,6 +68,8 @@ pub use play::PlaySettings;
 pub use position::Position;
 pub use score::{SCORE_MATE, SCORE_MATE_IN_MAX, Score};
 pub use search::params as search_params;
+/// A `go`'s clock and the time policy that turns it into a budget.
+pub use search::time;
 pub use search::{
     Handicap, Interrupt, InterruptHook, IterationInfo, Level, Limits, Reporter, SearchResult,
     Silent,

@@ -10,7 +10,7 @@ use jiangjun_engine::Engine;
 use jiangjun_engine::SCORE_MATE_IN_MAX;
 use jiangjun_engine::play::PlaySettings;
 use jiangjun_engine::play::ladder::{self, RUNGS, TOP};
-use jiangjun_engine::play::time::Clock;
+use jiangjun_engine::time::Clock;
 use jiangjun_engine::{IterationInfo, Limits, Reporter, SearchResult};
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;

@@ -9,7 +9,7 @@ use crate::tools::annotate::{self, Analysis, Eval, GameInfo, Notation};
 use crate::tools::{EXIT_USAGE, annotate_xqf, fail, records, score_graph};
 use jiangjun_engine::Engine;
 use jiangjun_engine::Limits;
-use jiangjun_engine::play::time::Clock;
+use jiangjun_engine::time::Clock;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use xiangqi::board::Board;

@@ -6,7 +6,7 @@
 use jiangjun_engine::Engine;
 use jiangjun_engine::Limits;
 use jiangjun_engine::nnue::Network;
-use jiangjun_engine::play::time::Clock;
+use jiangjun_engine::time::Clock;
 use jiangjun_engine::{SCORE_MATE, SCORE_MATE_IN_MAX};
 use std::sync::Arc;
 use xiangqi::board::Board;

@@ -9,8 +9,8 @@
 //! search defines what it is told (`Limits`, with the clock of
 //! `search::time`, the time policy it applies, and the plain `Handicap`
 //! that `strength` works out from the options and the ladder), and `go`
-//! fills it in. `time` is re-exported here, where the tools have always
-//! found it.
+//! fills it in. The clock is the crate's `time` (`jiangjun_engine::time`),
+//! where it is defined, beside `Limits`.
 
 pub mod book;
 mod go;
@@ -18,7 +18,6 @@ pub mod ladder;
 pub mod ladder_ratings;
 pub(crate) mod nodestime;
 pub mod strength;
-pub use crate::search::time;
 
 pub use go::PlaySettings;
 pub(crate) use go::{Play, Prepared};

@@ -9,7 +9,7 @@ use super::super::input::Event;
 use super::super::output::SearchOutput;
 use super::state::{Active, Session};
 use jiangjun_engine::Limits;
-use jiangjun_engine::play::time::Clock;
+use jiangjun_engine::time::Clock;
 use std::sync::Arc;
 use xiangqi::types::Color;
 
