@@ -6,7 +6,7 @@
 //! (`jiangjun_engine::analysis`), which the browser page's "Analyse game"
 //! uses too, so both mark the same moves.
 
-use jiangjun_engine::analysis::{self, Verdict, judge_moves, mate_moves};
+use jiangjun_engine::analysis::{self, Judged, Verdict, judge_moves, mate_moves};
 use jiangjun_engine::{SCORE_MATE, Score};
 use xiangqi::board::{Board, START_FEN};
 use xiangqi::notation::chinese;
@@ -80,6 +80,21 @@ pub fn expectation(score: Score) -> f64 {
 /// other side's, turned over), never below 0; the search's own best move
 /// loses nothing.
 pub fn verdicts(a: &Analysis) -> Vec<(f64, Option<Mark>)> {
+    let mut out: Vec<(f64, Option<Mark>)> = judged(a)
+        .iter()
+        .map(|j| {
+            let loss = if j.better.is_none() { 0.0 } else { j.loss() };
+            (loss, j.mark.and_then(|_| Mark::of_loss(loss)))
+        })
+        .collect();
+    out.resize(a.game.moves.len(), (0.0, None));
+    out
+}
+
+/// The game's moves as the engine's `analysis::judge_moves` judges them
+/// from the searches (what the marks and the graph are made of). Moves
+/// past the last search (an analysis cut short) are left out.
+pub fn judged(a: &Analysis) -> Vec<Judged> {
     let evals: Vec<Verdict> = a
         .evals
         .iter()
@@ -91,40 +106,10 @@ pub fn verdicts(a: &Analysis) -> Vec<(f64, Option<Mark>)> {
         })
         .collect();
     let Ok(start) = Board::from_fen(&a.game.fen) else {
-        return vec![(0.0, None); a.game.moves.len()];
-    };
-    // Moves past the last search (an analysis cut short) are not judged.
-    let judged_moves = a.game.moves.len().min(evals.len().saturating_sub(1));
-    let mut out: Vec<(f64, Option<Mark>)> =
-        judge_moves(&start, &a.game.moves[..judged_moves], &evals)
-            .iter()
-            .map(|j| {
-                let loss = if j.better.is_none() { 0.0 } else { j.loss() };
-                (loss, j.mark.and_then(|_| Mark::of_loss(loss)))
-            })
-            .collect();
-    out.resize(a.game.moves.len(), (0.0, None));
-    out
-}
-
-/// Red's expected score at each position (for the graph).
-pub fn red_curve(a: &Analysis) -> Vec<f64> {
-    let Ok(mut board) = Board::from_fen(&a.game.fen) else {
         return Vec::new();
     };
-    let mut out = Vec::with_capacity(a.evals.len());
-    for (i, e) in a.evals.iter().enumerate() {
-        let x = expectation(e.score);
-        out.push(if board.side_to_move() == Color::Red {
-            x
-        } else {
-            1.0 - x
-        });
-        if let Some(&mv) = a.game.moves.get(i) {
-            board.make_move(mv);
-        }
-    }
-    out
+    let n = a.game.moves.len().min(evals.len().saturating_sub(1));
+    judge_moves(&start, &a.game.moves[..n], &evals)
 }
 
 /// A score as Red sees it, in pawns (`+0.35`) or as a mate (`#5`, `#-3`).
@@ -339,7 +324,7 @@ mod tests {
         let mut a = a;
         a.evals[0].pv = vec![mv];
         assert_eq!(verdicts(&a)[0], (0.0, None));
-        assert_eq!(red_curve(&a).len(), 2);
+        assert_eq!(judged(&a).len(), 1);
         assert_eq!(red_score_text(LOST, Color::Black), "#0");
     }
 }
