@@ -29,7 +29,11 @@ fn verdict(text: &str, ply: i64) -> Result<Verdict, Refusal> {
                 .and_then(|w| w.parse().ok())
                 .ok_or_else(|| bad("'mate' needs a number"))?;
             // Mate in n moves: 2n − 1 plies (n > 0), mated in −n: −2n plies.
-            let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+            let plies = if n > 0 {
+                n.saturating_mul(2) - 1
+            } else {
+                n.saturating_mul(-2)
+            };
             let mate = SCORE_MATE - plies.clamp(0, 200);
             if n > 0 { mate } else { -mate }
         }
@@ -154,6 +158,9 @@ mod tests {
         assert!(one("startpos moves h2e2 verdicts x | 0").contains("expected a score"));
         assert!(one("startpos moves h2e2 verdicts 0 zz | 0").contains("not ICCS"));
         assert!(one("startpos moves h2e2 verdicts mate | 0").contains("needs a number"));
+        // Absurd mate distances read as the longest, never overflow.
+        let far = query("startpos moves h2e2 verdicts mate 2147483647 h2e2 | mate -2147483648 -");
+        assert!(far.is_ok_and(|a| a.contains("\"mark\":null")));
         assert!(one("startpos moves h2e9 verdicts 0 | 0").contains("move 1"));
         assert!(one("startpos").contains("expected 'judge"));
         // A mate score reads as one.
