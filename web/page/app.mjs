@@ -571,12 +571,13 @@ function showReview(r) {
 /** A click on the graph: the position after the move under the pointer. */
 function graphClick(e) {
   const svg = $('review-graph').querySelector('svg');
-  if (!svg || !state.review) return;
+  const plot = svg?.querySelector('rect.plot');
+  if (!plot || !state.review) return;
   const box = svg.getBoundingClientRect();
   const x = ((e.clientX - box.left) / box.width) * svg.viewBox.baseVal.width;
-  // The plot's margins are the graph's (engine/src/analysis/graph.rs).
+  // Plies run across the plot's frame, which the graph marks.
   const plies = Math.max(1, state.review.moves.length);
-  const ply = Math.round(((x - 40) / (svg.viewBox.baseVal.width - 50)) * plies);
+  const ply = Math.round(((x - plot.x.baseVal.value) / plot.width.baseVal.value) * plies);
   showPly(Math.min(Math.max(ply, 0), plies));
 }
 

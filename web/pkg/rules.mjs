@@ -102,15 +102,20 @@ export default async function JiangjunRules(options = {}) {
     return answer(wasm.jj_rules(bytes.length));
   }
 
-  /** Add a table file's bytes under its file name ('KRvK.jtb'). */
-  function addTable(name, bytes) {
+  /** Put `name` and then `bytes` in the module's input buffer: their lengths. */
+  function putNamed(name, bytes) {
     const n = encoder.encode(name);
     const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
     const ptr = wasm.jj_buffer(n.length + data.length);
     const buffer = new Uint8Array(wasm.memory.buffer, ptr, n.length + data.length);
     buffer.set(n);
     buffer.set(data, n.length);
-    return answer(wasm.jj_tb_add(n.length, data.length));
+    return [n.length, data.length];
+  }
+
+  /** Add a table file's bytes under its file name ('KRvK.jtb'). */
+  function addTable(name, bytes) {
+    return answer(wasm.jj_tb_add(...putNamed(name, bytes)));
   }
 
   /**
@@ -119,13 +124,7 @@ export default async function JiangjunRules(options = {}) {
    * result}]} or {ok: false, error}.
    */
   function gameFile(name, bytes) {
-    const n = encoder.encode(name);
-    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-    const ptr = wasm.jj_buffer(n.length + data.length);
-    const buffer = new Uint8Array(wasm.memory.buffer, ptr, n.length + data.length);
-    buffer.set(n);
-    buffer.set(data, n.length);
-    return answer(wasm.jj_game_file(n.length, data.length));
+    return answer(wasm.jj_game_file(...putNamed(name, bytes)));
   }
 
   const moveText = (moves) => (moves?.length ? ` moves ${moves.join(' ')}` : '');

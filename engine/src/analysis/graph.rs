@@ -48,10 +48,11 @@ pub fn graph(judged: &[Judged], title: &str) -> String {
         r#"<text x="{LEFT}" y="18" font-size="13">{}</text>"#,
         escape(title)
     );
-    // The frame, the even line, and the labels of Red's share.
+    // The frame (the plot's area, `class="plot"`: where a page maps a click
+    // to a ply), the even line, and the labels of Red's share.
     let _ = writeln!(
         s,
-        r##"<rect x="{LEFT}" y="{TOP}" width="{w}" height="{h}" fill="none" stroke="#999999"/>"##
+        r##"<rect class="plot" x="{LEFT}" y="{TOP}" width="{w}" height="{h}" fill="none" stroke="#999999"/>"##
     );
     for (share, label) in [(1.0, "100%"), (0.5, "50%"), (0.0, "0%")] {
         let _ = writeln!(
