@@ -210,9 +210,11 @@ fn a_fixed_node_search_on_one_thread_repeats_after_new_game() {
         "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3",
         "3k5/4a4/9/9/9/9/2R6/9/4A4/4K4 w - - 0 1",
     ];
-    let limits = || jiangjun_engine::Limits {
-        nodes: Some(3000),
-        ..Default::default()
+    let limits = || {
+        jiangjun_engine::Limits::of(jiangjun_engine::GoRequest {
+            nodes: Some(3000),
+            ..Default::default()
+        })
     };
     let mut engine = jiangjun_engine::Engine::new(2, 1);
     let mut first = Vec::new();

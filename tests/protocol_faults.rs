@@ -428,7 +428,7 @@ fn quit_stops_a_search_at_once_and_end_of_input_an_infinite_one() {
         assert!(e.wait_exit());
 
         // A `go` with no limit at all searches until stopped, as the engine
-        // decides (`Limits::ends_only_when_told`), and the session holds
+        // decides (`GoRequest::ends_only_when_told`), and the session holds
         // it open-ended too: the next command stops it (the session used to
         // wait for it), and so does the end of input (it used to hang).
         let mut e = engine(dialect);

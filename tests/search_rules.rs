@@ -97,8 +97,8 @@ fn chaser_breaks_off_instead_of_losing_by_the_rule() {
 fn rulings_do_not_poison_the_table() {
     use jiangjun_engine::Bound;
     use jiangjun_engine::Engine;
-    use jiangjun_engine::Limits;
     use jiangjun_engine::SCORE_MATE_IN_MAX;
+    use jiangjun_engine::{GoRequest, Limits};
     use xiangqi::board::Board;
 
     // Search the checking side's position with its history: after h9h8
@@ -110,11 +110,10 @@ fn rulings_do_not_poison_the_table() {
         board.make_move(mv);
     }
     let mut engine = Engine::new(16, 1);
-    let limits = Limits {
+    let limits = Limits::of(GoRequest {
         depth: Some(6),
-        multipv: 1,
-        ..Limits::default()
-    };
+        ..GoRequest::default()
+    });
     engine.search(&board, limits);
     // The position after h9h8 must not be stored as won for Black: reached
     // another way it is an ordinary position where Red is a rook up.

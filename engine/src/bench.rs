@@ -7,7 +7,7 @@
 use crate::controller::Engine;
 use crate::nnue::{self, Network};
 use crate::now::Instant;
-use crate::search::Limits;
+use crate::search::{GoRequest, Limits};
 use crate::tb::Tablebases;
 use std::sync::Arc;
 use xiangqi::board::Board;
@@ -116,11 +116,10 @@ pub fn run_bench_on(
     let start = Instant::now();
     for board in boards {
         engine.new_game();
-        let limits = Limits {
+        let limits = Limits::of(GoRequest {
             depth: Some(depth),
-            multipv: 1,
-            ..Limits::default()
-        };
+            ..GoRequest::default()
+        });
         let t = Instant::now();
         let nodes = engine.search(board, limits).nodes;
         per_position.push((nodes, engine.tbhits(), t.elapsed().as_millis() as u64));

@@ -11,15 +11,18 @@
 //! `stop` either comes before the answer (and causes it) or after it (and
 //! finds the engine idle).
 
+use crate::eval::hook::{EvalHook, Grade};
 use crate::nnue::{self, Network, NnueError};
 use crate::play::book::Book;
-use crate::play::strength::Grade;
+use crate::play::strength::Strength;
 use crate::play::{Play, PlaySettings, Prepared};
 use crate::position::Position;
 use crate::score::Score;
 use crate::search::job::SearchJob;
 use crate::search::smp;
-use crate::search::{InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Shared};
+use crate::search::{
+    GoRequest, InterruptHook, IterationInfo, Limits, Reporter, SearchResult, Shared,
+};
 use crate::sync::{CountDown, lock};
 use crate::thread::ThreadPool;
 use crate::tt::{TranspositionTable, TtEntry};
@@ -199,12 +202,12 @@ impl Engine {
     /// move (answered at once through `reporter`), or a search with the
     /// time allocation, node clock and strength the settings call for.
     /// Returns true if a search started (it answers through `reporter`).
-    pub fn go(&mut self, board: &Board, request: Limits, reporter: Arc<dyn Reporter>) -> bool {
+    pub fn go(&mut self, board: &Board, request: GoRequest, reporter: Arc<dyn Reporter>) -> bool {
         self.wait();
         self.settle_node_clock();
-        match self.play.prepare(board, request, reporter.as_ref()) {
+        match self.play.prepare(board, request.bounded(), reporter) {
             Prepared::Answered => false,
-            Prepared::Search(limits) => {
+            Prepared::Search(limits, reporter) => {
                 self.go_with_limits(board, *limits, reporter);
                 true
             }
@@ -280,8 +283,9 @@ impl Engine {
     /// grade: below `large`, the hand-made evaluation with fewer terms, even
     /// when a network is loaded (a network has no terms to leave out).
     pub fn evaluate_with_knowledge(&self, board: &Board, knowledge: Grade) -> Score {
-        let mut pos = Position::with_network(board.clone(), self.network.clone());
-        crate::search::evaluate_with_knowledge(&mut pos, knowledge)
+        Position::with_network(board.clone(), self.network.clone())
+            .with_eval_hook(EvalHook::new(knowledge, 0, 0))
+            .evaluate()
     }
 
     /// Start searching `board` (waiting first for a running job). Lines go
@@ -291,8 +295,8 @@ impl Engine {
     /// `stop`, however soon their search ends.
     pub fn go_with_limits(&mut self, board: &Board, limits: Limits, reporter: Arc<dyn Reporter>) {
         self.wait();
-        let end = self.start(limits.ponder);
-        let wait_for_stop = limits.wait_for_stop;
+        let end = self.start(limits.request.ponder);
+        let wait_for_stop = limits.settings.wait_for_stop;
         let job = Arc::new(
             SearchJob::new(
                 board,
@@ -361,6 +365,29 @@ impl Engine {
     pub fn search(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let answer = Arc::new(Answer(Mutex::new(None)));
         self.go_with_limits(board, limits, answer.clone());
+        self.wait();
+        lock(&answer.0).take().unwrap_or_default()
+    }
+
+    /// [`search`](Self::search) at `strength` (its seed included): the
+    /// settings it adds to `limits`, and its picks around the search.
+    pub fn search_at(
+        &mut self,
+        board: &Board,
+        mut limits: Limits,
+        strength: &Strength,
+    ) -> SearchResult {
+        let answer = Arc::new(Answer(Mutex::new(None)));
+        let shown = limits.settings.multipv;
+        strength.apply(&mut limits.settings);
+        let reporter = strength.reporter(
+            answer.clone(),
+            board,
+            &limits.request,
+            shown,
+            &limits.settings,
+        );
+        self.go_with_limits(board, limits, reporter);
         self.wait();
         lock(&answer.0).take().unwrap_or_default()
     }

@@ -71,8 +71,9 @@ pub use search::params as search_params;
 /// A `go`'s clock and the time policy that turns it into a budget.
 pub use search::time;
 pub use search::{
-    Handicap, Interrupt, InterruptHook, IterationInfo, Level, Limits, Reporter, SearchResult,
-    Silent,
+    FALLBACK_MOVETIME_MS, GoRequest, GoWord, Interrupt, InterruptHook, IterationInfo, Limits,
+    MAX_CLOCK_MS, MAX_DEPTH, MAX_MATE, MAX_MOVESTOGO, Pruning, Reporter, SearchResult,
+    SearchSettings, Silent,
 };
 /// How a threaded wasm build's host starts the helper search threads.
 #[cfg(all(

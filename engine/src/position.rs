@@ -9,6 +9,7 @@
 //! Without a network the only extra work is one `Option` test per make,
 //! unmake and evaluation.
 
+use crate::eval::hook::EvalHook;
 use crate::eval::{self, psq};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::score::{SCORE_TB_WIN_MIN, Score};
@@ -85,6 +86,9 @@ pub struct Position {
     saved: Vec<Saved>,
     /// The network evaluation's state, if the evaluation is a network.
     nnue: Option<Nnue>,
+    /// How the evaluation differs from the full one, if it does (set by
+    /// the play layer around the search: `eval::hook`).
+    hook: Option<EvalHook>,
 }
 
 impl Position {
@@ -109,7 +113,14 @@ impl Position {
             phase,
             saved: Vec::with_capacity(256),
             nnue,
+            hook: None,
         }
+    }
+
+    /// Evaluate through `hook` from now on (`None`: the full evaluation).
+    pub fn with_eval_hook(mut self, hook: Option<EvalHook>) -> Position {
+        self.hook = hook;
+        self
     }
 
     /// The start position.
@@ -143,8 +154,24 @@ impl Position {
     /// network's after the endgame scale (`eval::endgame_scale`; clamped to
     /// ±`NNUE_EVAL_LIMIT`) if the position has one, else (and in known
     /// wins) the hand-made `eval::evaluate`.
+    /// With an evaluation hook, the hook's evaluation instead.
     #[inline]
     pub fn evaluate(&mut self) -> Score {
+        match self.hook {
+            None => self.evaluate_in_full(),
+            Some(hook) => {
+                let v = match hook.partial(self) {
+                    Some(v) => v,
+                    None => self.evaluate_in_full(),
+                };
+                v + hook.noise(self.board.key())
+            }
+        }
+    }
+
+    /// The full evaluation, whatever the hook.
+    #[inline]
+    pub fn evaluate_in_full(&mut self) -> Score {
         match &mut self.nnue {
             // Not in a known win (a rook against a king with at most two
             // defenders, and the like), where the hand-made evaluation's

@@ -5,8 +5,8 @@
 //! win: a mate score for the side with the rook, at a modest depth.
 
 use jiangjun_engine::Engine;
-use jiangjun_engine::Limits;
 use jiangjun_engine::SCORE_MATE_IN_MAX;
+use jiangjun_engine::{GoRequest, Limits};
 use xiangqi::{Board, Color};
 
 #[test]
@@ -23,10 +23,10 @@ fn rook_against_a_defended_king_is_a_proven_win() {
         engine.new_game();
         let r = engine.search(
             &board,
-            Limits {
+            Limits::of(GoRequest {
                 depth: Some(16),
-                ..Limits::default()
-            },
+                ..GoRequest::default()
+            }),
         );
         let red_score = if board.side_to_move() == Color::Red {
             r.score

@@ -11,7 +11,7 @@ use jiangjun_engine::SCORE_MATE_IN_MAX;
 use jiangjun_engine::play::PlaySettings;
 use jiangjun_engine::play::ladder::{self, RUNGS, TOP};
 use jiangjun_engine::time::Clock;
-use jiangjun_engine::{IterationInfo, Limits, Reporter, SearchResult};
+use jiangjun_engine::{GoRequest, IterationInfo, Reporter, SearchResult};
 use std::sync::{Arc, Mutex};
 use xiangqi::board::Board;
 use xiangqi::types::Move;
@@ -65,7 +65,7 @@ fn engine(level: i64, threads: usize, seed: u64) -> Engine {
 }
 
 /// `go` with `req` on `board`: the answer and the most nodes reported.
-fn go(engine: &mut Engine, board: &Board, req: Limits) -> (SearchResult, u64) {
+fn go(engine: &mut Engine, board: &Board, req: GoRequest) -> (SearchResult, u64) {
     let record = Arc::new(Record::default());
     assert!(engine.go(board, req, record.clone()), "no search");
     engine.wait();
@@ -74,14 +74,14 @@ fn go(engine: &mut Engine, board: &Board, req: Limits) -> (SearchResult, u64) {
     (best, nodes)
 }
 
-fn clock(ms: u64, inc: u64) -> Limits {
-    Limits {
+fn clock(ms: u64, inc: u64) -> GoRequest {
+    GoRequest {
         clock: Clock {
             time: Some(ms),
             inc,
             ..Clock::default()
         },
-        ..Limits::default()
+        ..GoRequest::default()
     }
 }
 
@@ -126,9 +126,9 @@ fn every_level_keeps_to_its_budget_and_plays_legal_moves() {
 fn a_go_nodes_below_the_budget_is_kept_too() {
     let board = Board::from_fen(POSITIONS[1]).unwrap();
     let mut e = engine(ladder::MAX_SKILL_LEVEL - 1, 1, 3);
-    let req = Limits {
+    let req = GoRequest {
         nodes: Some(500),
-        ..Limits::default()
+        ..GoRequest::default()
     };
     let (r, _) = go(&mut e, &board, req);
     // Past the first iteration the search stops within a poll of the limit.
@@ -199,9 +199,9 @@ fn a_mate_in_one_beats_a_tiny_node_limit() {
     // Even when the `go` itself allows a single node.
     let board = Board::from_fen(MATES_IN_ONE[1]).unwrap();
     let mut e = engine(0, 1, 1);
-    let req = Limits {
+    let req = GoRequest {
         nodes: Some(1),
-        ..Limits::default()
+        ..GoRequest::default()
     };
     let (r, _) = go(&mut e, &board, req);
     assert!(mates(&board, r.best.expect("a move")));
@@ -214,9 +214,9 @@ fn full_strength_has_no_budget() {
     // Deep enough to need more nodes than the top rung's budget (224,000;
     // net 3 reaches depth 12 here in 112,975 nodes, under it, so depth 12
     // no longer showed anything): a budget would stop it short of depth 14.
-    let req = Limits {
+    let req = GoRequest {
         depth: Some(14),
-        ..Limits::default()
+        ..GoRequest::default()
     };
     let (r, _) = go(&mut e, &board, req);
     assert_eq!(r.depth, 14);

@@ -10,7 +10,7 @@ use jiangjun_engine::Position;
 use jiangjun_engine::eval::{evaluate, evaluate_partial};
 use jiangjun_engine::play::ladder;
 use jiangjun_engine::play::strength::{Grade, Randomness, Strength};
-use jiangjun_engine::{Limits, SearchResult};
+use jiangjun_engine::{GoRequest, Limits, SearchResult};
 use jiangjun_engine::{SCORE_MATE_IN_MAX, Score};
 use xiangqi::board::Board;
 
@@ -25,14 +25,13 @@ const MIDDLEGAME: &str =
 fn search(fen: &str, depth: i32, strength: Strength) -> SearchResult {
     let mut engine = Engine::new(4, 1);
     let board = Board::from_fen(fen).unwrap();
-    let r = engine.search(
+    let r = engine.search_at(
         &board,
-        Limits {
+        Limits::of(GoRequest {
             depth: Some(depth),
-            multipv: 1,
-            strength: strength.handicap(),
-            ..Limits::default()
-        },
+            ..GoRequest::default()
+        }),
+        &strength,
     );
     let best = r.best.expect("a move");
     assert!(board.is_legal_move(best), "illegal {best}");

@@ -6,43 +6,10 @@
 /// Deepest `go perft` (deeper ones run for days).
 pub const MAX_PERFT_DEPTH: i64 = 20;
 
-/// Largest clock value a `go` may give, in milliseconds (about 24.8 days,
-/// the most a 32-bit GUI clock holds): a `go` with a larger one is refused,
-/// since its search would not end by itself in any useful time.
-pub const MAX_CLOCK_MS: u64 = i32::MAX as u64;
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum PositionBase {
     Start,
     Fen(String),
-}
-
-/// The numbers of a `go` line as sent (times in the dialect's unit).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GoParams {
-    pub ponder: bool,
-    pub draw: bool,
-    pub infinite: bool,
-    pub depth: Option<i64>,
-    pub nodes: Option<u64>,
-    pub mate: Option<i64>,
-    pub movetime: Option<f64>,
-    /// UCCI `time`, or the side to move's UCI `wtime`/`btime` (resolved later).
-    pub time: Option<f64>,
-    pub increment: Option<f64>,
-    pub movestogo: Option<i64>,
-    pub opptime: Option<f64>,
-    pub oppincrement: Option<f64>,
-    pub oppmovestogo: Option<i64>,
-    pub wtime: Option<f64>,
-    pub btime: Option<f64>,
-    pub winc: Option<f64>,
-    pub binc: Option<f64>,
-    pub searchmoves: Vec<String>,
-    pub perft: Option<i64>,
-    /// `perft` came without a whole number (see the warnings): nothing is
-    /// counted, and nothing searched either.
-    pub bad_perft: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -60,11 +27,9 @@ pub enum Command {
         moves: Vec<String>,
     },
     BanMoves(Vec<String>),
-    /// A `go`, with messages about parameters that were dropped.
-    Go {
-        params: Box<GoParams>,
-        warnings: Vec<String>,
-    },
+    /// A `go` and its words, read where the position and the dialect's
+    /// clock unit are known (`crate::go_line`).
+    Go(Vec<String>),
     Stop,
     PonderHit {
         draw: bool,
@@ -111,13 +76,7 @@ pub fn parse(line: &str) -> Command {
             Err(e) => Command::Error(format!("{first}: {e}")),
         },
         "banmoves" => Command::BanMoves(rest.iter().map(|s| s.to_string()).collect()),
-        "go" => {
-            let (params, warnings) = parse_go(rest);
-            Command::Go {
-                params: Box::new(params),
-                warnings,
-            }
-        }
+        "go" => Command::Go(rest.iter().map(|s| s.to_string()).collect()),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit {
             draw: rest.first().is_some_and(|t| t.eq_ignore_ascii_case("draw")),
@@ -223,312 +182,9 @@ fn parse_position(rest: &[&str]) -> Result<(PositionBase, Vec<String>), String> 
     Ok((base, moves))
 }
 
-/// The value of a `go` keyword, or why it is unusable: none given (the
-/// line ends, or the next word is a keyword), not a number, negative or out
-/// of range. Either way the keyword is dropped with a warning and the rest
-/// of the `go` stands.
-fn go_value<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, String> {
-    let Some(t) = v.filter(|t| !is_go_keyword(t)) else {
-        return Err(format!("go: '{key}' needs a value"));
-    };
-    t.parse::<T>().map_err(|_| {
-        if t.parse::<f64>().is_ok() {
-            format!("go: '{key}' is out of range: '{}'", excerpt(t))
-        } else {
-            format!("go: '{key}' needs a number, got '{}'", excerpt(t))
-        }
-    })
-}
-
-/// Report a bad value, which is then dropped.
-fn report<T>(value: Result<T, String>, w: &mut Vec<String>) -> Option<T> {
-    match value {
-        Ok(v) => Some(v),
-        Err(e) => {
-            w.push(e);
-            None
-        }
-    }
-}
-
-/// A limit (depth, nodes, mate, perft, moves to go): a whole number, not
-/// negative. A missing or wrong value is reported and dropped.
-fn limit<T: std::str::FromStr>(key: &str, v: Option<&&str>, w: &mut Vec<String>) -> Option<T> {
-    let value = match v {
-        Some(t) if t.starts_with('-') && t.parse::<f64>().is_ok() => Err(format!(
-            "go: '{key}' must not be negative, got '{}'",
-            excerpt(t)
-        )),
-        _ => go_value::<T>(key, v),
-    };
-    report(value, w)
-}
-
-/// A time or increment: a finite number, possibly fractional. A clock that
-/// is negative (some GUIs send one after a slow move) counts as 0 later; a
-/// negative `movetime` (`nonnegative`) is wrong, as is a non-numeric value.
-fn time_value(key: &str, v: Option<&&str>, nonnegative: bool, w: &mut Vec<String>) -> Option<f64> {
-    let value = go_value::<f64>(key, v).and_then(|x| {
-        if !x.is_finite() {
-            Err(format!("go: '{key}' is not a finite number"))
-        } else if nonnegative && x < 0.0 {
-            Err(format!("go: '{key}' must not be negative, got '{x}'"))
-        } else {
-            Ok(x)
-        }
-    });
-    report(value, w)
-}
-
-/// Keywords in any order. A keyword whose value is missing, not a number,
-/// negative or out of range, and an unknown word, are dropped with a
-/// warning; the rest of the `go` stands (and the session answers it: a
-/// `go` left with no limit searches for one second). `perft` without a
-/// whole number is the exception: `bad_perft`, nothing counted.
-/// `searchmoves` takes the moves up to the next keyword.
-pub fn parse_go(rest: &[&str]) -> (GoParams, Vec<String>) {
-    let mut p = GoParams::default();
-    let mut w = Vec::new();
-    let mut i = 0;
-    while i < rest.len() {
-        let key = rest[i].to_ascii_lowercase();
-        let val = rest.get(i + 1);
-        let mut takes_value = true;
-        let w = &mut w;
-        match key.as_str() {
-            "ponder" => {
-                p.ponder = true;
-                takes_value = false;
-            }
-            "draw" => {
-                p.draw = true;
-                takes_value = false;
-            }
-            "infinite" => {
-                p.infinite = true;
-                takes_value = false;
-            }
-            // UCCI's `depth infinite` (the spec's `depth <n> | infinite`).
-            "depth" if val.is_some_and(|v| v.eq_ignore_ascii_case("infinite")) => {
-                p.infinite = true;
-            }
-            "depth" => p.depth = limit(&key, val, w),
-            "nodes" => p.nodes = limit(&key, val, w),
-            "mate" => p.mate = limit(&key, val, w),
-            "perft" => {
-                // A negative depth is kept, for the session's range error.
-                p.perft = report(go_value(&key, val), w);
-                p.bad_perft |= p.perft.is_none();
-            }
-            "movetime" => p.movetime = time_value(&key, val, true, w),
-            "time" => p.time = time_value(&key, val, false, w),
-            "increment" => p.increment = time_value(&key, val, false, w),
-            "movestogo" => p.movestogo = limit(&key, val, w),
-            "opptime" => p.opptime = time_value(&key, val, false, w),
-            "oppincrement" => p.oppincrement = time_value(&key, val, false, w),
-            "oppmovestogo" => p.oppmovestogo = limit(&key, val, w),
-            "wtime" => p.wtime = time_value(&key, val, false, w),
-            "btime" => p.btime = time_value(&key, val, false, w),
-            "winc" => p.winc = time_value(&key, val, false, w),
-            "binc" => p.binc = time_value(&key, val, false, w),
-            "searchmoves" => {
-                // Moves up to the next keyword.
-                let moves: Vec<String> = rest[i + 1..]
-                    .iter()
-                    .take_while(|t| !is_go_keyword(t))
-                    .map(|s| s.to_string())
-                    .collect();
-                i += 1 + moves.len();
-                p.searchmoves.extend(moves);
-                continue;
-            }
-            _ => {
-                w.push(format!(
-                    "go: unknown parameter '{}' ignored",
-                    excerpt(rest[i])
-                ));
-                takes_value = false;
-            }
-        }
-        // A value that is itself a keyword was missing: do not swallow the keyword.
-        if takes_value {
-            if val.is_some_and(|v| v.parse::<f64>().is_ok()) {
-                i += 2;
-            } else {
-                i += 1;
-                if val.is_some_and(|v| !is_go_keyword(v)) {
-                    i += 1;
-                }
-            }
-        } else {
-            i += 1;
-        }
-    }
-    (p, w)
-}
-
-fn is_go_keyword(t: &str) -> bool {
-    matches!(
-        t.to_ascii_lowercase().as_str(),
-        "ponder"
-            | "draw"
-            | "infinite"
-            | "depth"
-            | "nodes"
-            | "mate"
-            | "perft"
-            | "movetime"
-            | "time"
-            | "increment"
-            | "movestogo"
-            | "opptime"
-            | "oppincrement"
-            | "oppmovestogo"
-            | "wtime"
-            | "btime"
-            | "winc"
-            | "binc"
-            | "searchmoves"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn go(line: &str) -> (GoParams, Vec<String>) {
-        match parse(line) {
-            Command::Go { params, warnings } => (*params, warnings),
-            c => panic!("{c:?}"),
-        }
-    }
-
-    #[test]
-    fn ucci_go_lines_from_real_clients() {
-        let (p, w) = go("go time 19980 opptime 19500 oppincrement 0 increment 0");
-        assert!(w.is_empty());
-        assert_eq!(
-            (p.time, p.opptime, p.increment, p.oppincrement),
-            (Some(19980.0), Some(19500.0), Some(0.0), Some(0.0))
-        );
-        let (p, _) = go("go time 300000 opptime 300000 movestogo 40");
-        assert_eq!(p.movestogo, Some(40));
-        let (p, _) = go("go time 500 depth 10");
-        assert_eq!((p.time, p.depth), (Some(500.0), Some(10)));
-        let (p, _) = go("go ponder time 295000 increment 0");
-        assert!(p.ponder);
-        let (p, _) = go("go draw depth 3");
-        assert!(p.draw);
-        assert_eq!(p.depth, Some(3));
-    }
-
-    #[test]
-    fn uci_go_lines() {
-        let (p, w) = go("go wtime 3000 btime 3000 winc 50 binc 50");
-        assert!(w.is_empty());
-        assert_eq!((p.wtime, p.binc), (Some(3000.0), Some(50.0)));
-        let (p, _) = go("go depth 15 movetime 500");
-        assert_eq!((p.depth, p.movetime), (Some(15), Some(500.0)));
-        let (p, _) = go("go infinite searchmoves h2e2 b0c2");
-        assert!(p.infinite);
-        assert_eq!(p.searchmoves, vec!["h2e2", "b0c2"]);
-        let (p, _) = go("go perft 3");
-        assert_eq!(p.perft, Some(3));
-    }
-
-    #[test]
-    fn bad_go_values_are_dropped_with_a_warning() {
-        let (p, w) = go("go depth");
-        assert_eq!(p.depth, None);
-        assert_eq!(w.len(), 1);
-        let (p, w) = go("go depth x nodes 100");
-        assert_eq!((p.depth, p.nodes), (None, Some(100)));
-        assert_eq!(w.len(), 1);
-        let (p, w) = go("go wtime btime 1000");
-        assert_eq!((p.wtime, p.btime), (None, Some(1000.0)));
-        assert_eq!(w.len(), 1);
-        let (_, w) = go("go frobnicate 7 depth 2");
-        assert!(!w.is_empty());
-        let (p, _) = go("go nodes -5");
-        assert_eq!(p.nodes, None);
-        let (p, _) = go("go depth 99999999999999999999999");
-        assert_eq!(p.depth, None);
-    }
-
-    #[test]
-    fn bad_limits_are_dropped_and_the_rest_stands() {
-        for (line, left) in [
-            ("go depth -3", GoParams::default()),
-            ("go nodes -5", GoParams::default()),
-            ("go depth x", GoParams::default()),
-            ("go movetime -100", GoParams::default()),
-            ("go movetime abc", GoParams::default()),
-            ("go mate -1", GoParams::default()),
-            (
-                "go movestogo -4 wtime 1000",
-                GoParams {
-                    wtime: Some(1000.0),
-                    ..GoParams::default()
-                },
-            ),
-            (
-                "go wtime abc btime 1000",
-                GoParams {
-                    btime: Some(1000.0),
-                    ..GoParams::default()
-                },
-            ),
-            ("go time NaN", GoParams::default()),
-            (
-                "go nodes -1 depth 3",
-                GoParams {
-                    depth: Some(3),
-                    ..GoParams::default()
-                },
-            ),
-        ] {
-            let (p, w) = go(line);
-            assert_eq!(p, left, "{line}");
-            assert_eq!(w.len(), 1, "{line}: {w:?}");
-        }
-        // A perft without a whole number counts nothing; a negative one is
-        // kept for the session's range error.
-        for line in ["go perft x", "go perft"] {
-            let (p, w) = go(line);
-            assert!(p.bad_perft && p.perft.is_none() && w.len() == 1, "{line}");
-        }
-        let (p, w) = go("go perft -2");
-        assert!(!p.bad_perft && p.perft == Some(-2) && w.is_empty());
-        // Unknown words and missing values are warned about too; negative
-        // clocks are kept (they count as 0).
-        let (p, w) = go("go frobnicate depth 2");
-        assert!(p.depth == Some(2) && w.len() == 1);
-        let (p, w) = go("go wtime btime 1000 depth");
-        assert_eq!(w.len(), 2);
-        assert_eq!((p.wtime, p.btime, p.depth), (None, Some(1000.0), None));
-        let (p, w) = go("go wtime -50 btime 1000");
-        assert!(w.is_empty());
-        assert_eq!(p.wtime, Some(-50.0));
-        // UCCI's `depth infinite`.
-        let (p, w) = go("go depth infinite");
-        assert!(p.infinite && w.is_empty());
-    }
-
-    #[test]
-    fn searchmoves_end_at_the_next_keyword() {
-        let (p, w) = go("go searchmoves h9g7 depth 3");
-        assert!(w.is_empty());
-        assert_eq!(
-            (p.searchmoves, p.depth),
-            (vec!["h9g7".to_string()], Some(3))
-        );
-        let (p, _) = go("go depth 2 searchmoves a3a4 i3i4 wtime 100 btime 100");
-        assert_eq!(p.searchmoves, vec!["a3a4", "i3i4"]);
-        assert_eq!(
-            (p.depth, p.wtime, p.btime),
-            (Some(2), Some(100.0), Some(100.0))
-        );
-    }
 
     /// The common parser has the long form only; the short one is
     /// [`short_setoption`]'s, for the names a dialect accepts.

@@ -22,6 +22,7 @@ pub mod dialect;
 pub mod dialects;
 pub mod encoding;
 pub mod format;
+pub mod go_line;
 pub mod identity;
 pub mod input;
 pub mod options;

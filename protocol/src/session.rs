@@ -205,7 +205,7 @@ impl Session {
             };
             let cmd = self.parse_line(&line.text);
             match cmd {
-                Command::Go { .. } | Command::Hello(_) => break,
+                Command::Go(_) | Command::Hello(_) => break,
                 Command::Quit if self.active.as_ref().is_some_and(|a| a.perft) => break,
                 Command::Stop | Command::PonderHit { .. } | Command::IsReady | Command::Quit => {
                     queue.remove(i);
@@ -244,14 +244,9 @@ impl Session {
             Command::NewGame => self.new_game(),
             Command::Position { base, moves } => self.set_position(&base, &moves),
             Command::BanMoves(moves) => self.ban_moves(&moves),
-            Command::Go { params, warnings } => {
-                for w in &warnings {
-                    self.out.error(w);
-                }
-                // A bad word is dropped and the rest searched: every `go`
-                // is answered (but a `go perft` without a depth).
-                self.go(*params, !warnings.is_empty());
-            }
+            // A bad word is dropped and the rest searched: every `go` is
+            // answered (but a `go perft` without a depth).
+            Command::Go(words) => self.go(&words),
             Command::Stop => {
                 // False if the search had already answered.
                 let stopped = self.active.is_some() && self.engine.stop();

@@ -8,8 +8,8 @@
 use crate::tools::annotate::{self, Analysis, Eval, GameInfo, Notation};
 use crate::tools::{EXIT_USAGE, annotate_xqf, fail, records, score_graph};
 use jiangjun_engine::Engine;
-use jiangjun_engine::Limits;
 use jiangjun_engine::time::Clock;
+use jiangjun_engine::{GoRequest, Limits};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use xiangqi::board::Board;
@@ -177,25 +177,22 @@ pub fn run(a: &AnalyseArgs) -> ExitCode {
     }
     let (limits, limit_text) = match (a.depth, a.movetime) {
         (Some(d), _) => (
-            Limits {
+            Limits::of(GoRequest {
                 depth: Some(d),
-                multipv: 1,
-                ..Limits::default()
-            },
+                ..GoRequest::default()
+            }),
             format!("depth {d} a position"),
         ),
         (None, ms) => {
             let ms = ms.unwrap_or(1000).max(1);
             (
-                Limits {
+                Limits::of(GoRequest {
                     clock: Clock {
                         movetime: Some(ms),
                         ..Clock::default()
                     },
-                    multipv: 1,
-                    move_overhead: 0,
-                    ..Limits::default()
-                },
+                    ..GoRequest::default()
+                }),
                 format!("{ms} ms a position"),
             )
         }

@@ -6,9 +6,9 @@
 
 use crate::tools::records::Game;
 use jiangjun_engine::Engine;
-use jiangjun_engine::Limits;
 use jiangjun_engine::SCORE_MATE_IN_MAX;
 use jiangjun_engine::play::book::{JjBook, Record};
+use jiangjun_engine::{GoRequest, Limits};
 use std::collections::HashMap;
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move};
@@ -44,12 +44,11 @@ pub struct BuildReport {
 
 /// Score of `mv` in `board` by a fixed-depth search (mover's view).
 fn move_score(board: &Board, mv: Move, depth: i32, engine: &mut Engine) -> i32 {
-    let limits = Limits {
+    let limits = Limits::of(GoRequest {
         depth: Some(depth),
         searchmoves: vec![mv],
-        multipv: 1,
-        ..Limits::default()
-    };
+        ..GoRequest::default()
+    });
     engine.search(board, limits).score
 }
 
@@ -109,11 +108,10 @@ pub fn build(
         let board = &boards[key];
         let mut scores = vec![0i32; moves.len()];
         if opts.verify_depth > 0 {
-            let limits = Limits {
+            let limits = Limits::of(GoRequest {
                 depth: Some(opts.verify_depth),
-                multipv: 1,
-                ..Limits::default()
-            };
+                ..GoRequest::default()
+            });
             let best = engine.search(board, limits).score;
             for (i, (mv, _)) in moves.iter().enumerate() {
                 let m = Move::from_raw(*mv);

@@ -65,9 +65,9 @@
 
 use crate::tools::{EXIT_USAGE, EvalFileArg, fail};
 use jiangjun_engine::Engine;
-use jiangjun_engine::Limits;
 use jiangjun_engine::nnue::{self, Network};
 use jiangjun_engine::tb::{Tablebases, verdict};
+use jiangjun_engine::{GoRequest, Limits};
 use jiangjun_engine::{SCORE_MATE_IN_MAX, Score};
 use jiangjun_trainer::data::{DataError, DataWriter, GameResult, Record};
 use jiangjun_trainer::rng::Rng;
@@ -317,10 +317,10 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 fn nodes(n: u64) -> Limits {
-    Limits {
+    Limits::of(GoRequest {
         nodes: Some(n),
-        ..Limits::default()
-    }
+        ..GoRequest::default()
+    })
 }
 
 /// A balanced start for a game: opening, random plies, a short search.

@@ -4,9 +4,9 @@
 //! key move when the suite gives one) or, without `dm`, plays the `bm` move.
 
 use jiangjun_engine::Engine;
-use jiangjun_engine::Limits;
 use jiangjun_engine::nnue::Network;
 use jiangjun_engine::time::Clock;
+use jiangjun_engine::{GoRequest, Limits};
 use jiangjun_engine::{SCORE_MATE, SCORE_MATE_IN_MAX};
 use std::sync::Arc;
 use xiangqi::board::Board;
@@ -137,16 +137,14 @@ pub fn solve(
             };
         }
     };
-    let limits = Limits {
+    let limits = Limits::of(GoRequest {
         clock: Clock {
             movetime: Some(movetime_ms),
             ..Clock::default()
         },
         mate: p.mate_in.map(|m| m.max(1) as u32),
-        multipv: 1,
-        move_overhead: 0,
-        ..Limits::default()
-    };
+        ..GoRequest::default()
+    });
     let mut engine = Engine::new(hash_mb, threads);
     engine.set_network(network);
     let r = engine.search(&board, limits);

@@ -19,11 +19,21 @@ impl Reporter for Record {
 }
 
 fn depth(d: i32) -> Limits {
-    Limits {
+    Limits::of(request(d))
+}
+
+fn request(d: i32) -> GoRequest {
+    GoRequest {
         depth: Some(d),
-        multipv: 1,
-        ..Limits::default()
+        ..GoRequest::default()
     }
+}
+
+/// `request` searched until told to stop (an infinite `go`'s settings).
+fn until_stop(request: GoRequest) -> Limits {
+    let mut limits = Limits::of(request);
+    limits.settings.wait_for_stop = true;
+    limits
 }
 
 #[test]
@@ -31,10 +41,10 @@ fn a_stopped_search_answers_a_legal_move() {
     let mut engine = Engine::new(4, 1);
     let board = Board::startpos();
     let record = Arc::new(Record::default());
-    let limits = Limits {
+    let limits = Limits::of(GoRequest {
         infinite: true,
-        ..depth(100)
-    };
+        ..request(100)
+    });
     engine.go_with_limits(&board, limits, record.clone());
     std::thread::sleep(Duration::from_millis(50));
     assert!(engine.is_searching());
@@ -141,11 +151,10 @@ fn finished_infinite_and_ponder_searches_wait_to_answer() {
     let mut engine = Engine::new(4, 2);
     // An infinite search that reaches its depth at once waits for `stop`.
     let record = Arc::new(Record::default());
-    let limits = Limits {
+    let limits = until_stop(GoRequest {
         infinite: true,
-        wait_for_stop: true,
-        ..depth(2)
-    };
+        ..request(2)
+    });
     engine.go_with_limits(&board, limits, record.clone());
     std::thread::sleep(Duration::from_millis(300));
     assert!(engine.is_searching());
@@ -160,10 +169,10 @@ fn finished_infinite_and_ponder_searches_wait_to_answer() {
 
     // A pondering search waits for `ponderhit`.
     let record = Arc::new(Record::default());
-    let limits = Limits {
+    let limits = Limits::of(GoRequest {
         ponder: true,
-        ..depth(2)
-    };
+        ..request(2)
+    });
     engine.go_with_limits(&board, limits, record.clone());
     std::thread::sleep(Duration::from_millis(300));
     assert!(engine.is_searching());
@@ -185,11 +194,10 @@ fn no_move_answers_at_once_or_on_stop() {
     assert_eq!(r.best, None);
     // Told to wait for `stop`, it does.
     let record = Arc::new(Record::default());
-    let limits = Limits {
+    let limits = until_stop(GoRequest {
         infinite: true,
-        wait_for_stop: true,
-        ..Limits::default()
-    };
+        ..GoRequest::default()
+    });
     engine.go_with_limits(&board, limits, record.clone());
     std::thread::sleep(Duration::from_millis(30));
     assert!(engine.is_searching());
@@ -233,32 +241,30 @@ fn the_interrupt_hook_stops_and_releases_searches() {
         assert!(board.is_legal_move(answers[0].0.best.expect("a move")));
     };
     // Searching until told: the search polls (no waits) until `stop`.
-    let infinite = Limits {
+    let infinite = until_stop(GoRequest {
         infinite: true,
-        wait_for_stop: true,
-        ..depth(100)
-    };
+        ..request(100)
+    });
     run(&mut engine, infinite.clone());
     assert!(POLLS.load(Ordering::Relaxed) > 20);
     assert_eq!(WAITED.load(Ordering::Relaxed), 0);
     // Depth 1 ends at once, then waits for `stop`, polling with waits.
     run(
         &mut engine,
-        Limits {
+        until_stop(GoRequest {
             infinite: true,
-            wait_for_stop: true,
-            ..depth(1)
-        },
+            ..request(1)
+        }),
     );
     assert!(WAITED.load(Ordering::Relaxed) > 0);
     // A pondering search answers on `ponderhit`.
     *lock(&ANSWER) = Interrupt::PonderHit;
     run(
         &mut engine,
-        Limits {
+        Limits::of(GoRequest {
             ponder: true,
-            ..depth(1)
-        },
+            ..request(1)
+        }),
     );
     assert!(WAITED.load(Ordering::Relaxed) > 0);
 }

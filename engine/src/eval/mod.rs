@@ -16,6 +16,7 @@
 //! win, and a bonus for known wins.
 
 mod endgame;
+pub mod hook;
 mod packed;
 pub mod params;
 pub mod psq;

@@ -1,20 +1,17 @@
-//! What a `go` means: from what the GUI said (the [`Limits`] the protocol
-//! filled in, in milliseconds) and the engine's settings ([`PlaySettings`],
-//! from the options) to a book move or to the limits the search runs with:
-//! the opening book, the strength handicap, `nodestime`'s node clock, and
-//! what a `go` without limits does. The protocol converts units and prints;
-//! the engine decides, here and nowhere else (the protocol asks
-//! [`Limits::has_no_limit`] and [`Limits::ends_only_when_told`] rather than
-//! deciding again).
+//! What a `go` means: from what the GUI said (the [`GoRequest`] the
+//! protocol read, bounded where it is defined) and the engine's settings
+//! ([`PlaySettings`], from the options) to a book move or to a search: the
+//! request as sent, and beside it the [`SearchSettings`] this adds (lines,
+//! overhead, the strength's cap, pruning and evaluation hook, `nodestime`'s
+//! node clock), with the reporter a level answers through.
 
 use super::book::{Book, Entry, Random};
 use super::ladder;
 use super::nodestime::NodeClock;
 use super::strength::{self, Grade, Randomness, Strength};
-use crate::score::MAX_PLY;
 use crate::search::params::SearchParams;
-use crate::search::time::Clock;
-use crate::search::{Limits, Reporter, SearchResult};
+use crate::search::{GoRequest, Limits, Reporter, SearchResult, SearchSettings};
+use std::sync::Arc;
 use xiangqi::board::Board;
 use xiangqi::types::Move;
 
@@ -83,8 +80,9 @@ impl PlaySettings {
 pub(crate) enum Prepared {
     /// Answered already (a book move).
     Answered,
-    /// Boxed: the limits are large and a book answer carries nothing.
-    Search(Box<Limits>),
+    /// A search: its orders (boxed: they are large and a book answer
+    /// carries nothing) and the reporter it answers through.
+    Search(Box<Limits>, Arc<dyn Reporter>),
 }
 
 /// The state a `go` needs beyond the search: the book, the random source
@@ -117,43 +115,33 @@ impl Play {
         };
     }
 
-    /// A book move, or the search's limits.
+    /// A book move, or the search: `request` as the GUI sent it, and the
+    /// settings added beside it.
     pub(crate) fn prepare(
         &mut self,
         board: &Board,
-        req: Limits,
-        reporter: &dyn Reporter,
+        request: GoRequest,
+        reporter: Arc<dyn Reporter>,
     ) -> Prepared {
-        if self.book_move(board, &req, reporter) {
+        if self.book_move(board, &request, reporter.as_ref()) {
             return Prepared::Answered;
         }
         let s = &self.settings;
-        let depth = req.depth.map(|d| d.clamp(0, MAX_PLY as i32 - 8));
-        // A `go` with no limit at all searches until told to stop.
-        let infinite = req.infinite || req.has_no_limit();
-        // What the GUI asked, bounded; the rest from the settings.
-        let mut limits = Limits {
-            depth,
-            clock: Clock {
-                movestogo: req.clock.movestogo.filter(|&m| m > 0).map(|m| m.min(1000)),
-                ..req.clock
-            },
-            infinite,
-            mate: req
-                .mate
-                .filter(|&m| m > 0)
-                .map(|m| m.min(MAX_PLY as u32 / 2)),
-            multipv: s.multipv,
+        let mut settings = SearchSettings {
+            multipv: s.multipv.max(1),
             move_overhead: s.move_overhead,
-            // Infinite searches answer only when told, in both dialects.
-            wait_for_stop: infinite,
-            // A new seed for each search.
-            strength: s.strength(self.random.next_u64()).handicap(),
+            // Infinite searches, and those without any limit, answer only
+            // when told, in both dialects.
+            wait_for_stop: request.infinite || request.has_no_limit(),
             params: s.search,
-            ..req
+            ..SearchSettings::default()
         };
-        self.node_clock.apply(&mut limits, s.nodestime);
-        Prepared::Search(Box::new(limits))
+        // A new seed for each search.
+        let strength = s.strength(self.random.next_u64());
+        strength.apply(&mut settings);
+        let reporter = strength.reporter(reporter, board, &request, s.multipv, &settings);
+        self.node_clock.apply(&request, &mut settings, s.nodestime);
+        Prepared::Search(Box::new(Limits { request, settings }), reporter)
     }
 
     /// Answer from the opening book if it applies: the book is on, the
@@ -165,23 +153,12 @@ impl Play {
     /// it keeps the book; a depth alone has no clock and asks for the
     /// search's analysis. A move is drawn by weight. Returns true if it
     /// answered.
-    fn book_move(&mut self, board: &Board, req: &Limits, reporter: &dyn Reporter) -> bool {
+    fn book_move(&mut self, board: &Board, req: &GoRequest, reporter: &dyn Reporter) -> bool {
         let s = &self.settings;
-        if !s.own_book
-            || s.analyse_mode
-            || self.book.is_empty()
-            || req.nodes.is_some()
-            || req.mate.is_some()
-            || req.infinite
-            || req.ponder
-            || (req.clock.time.is_none() && req.clock.movetime.is_none())
-        {
+        if !s.own_book || s.analyse_mode || self.book.is_empty() || !req.is_game_move() {
             return false;
         }
-        let allowed = |m: Move| {
-            !req.banmoves.contains(&m)
-                && (req.searchmoves.is_empty() || req.searchmoves.contains(&m))
-        };
+        let allowed = |m: Move| req.allows(m);
         let entries: Vec<Entry> = self
             .book
             .probe(board)
@@ -231,6 +208,7 @@ fn repeats(board: &Board, mv: Move) -> bool {
 mod tests {
     use super::*;
     use crate::search::IterationInfo;
+    use crate::search::time::Clock;
     use std::sync::Mutex;
 
     /// Records what a `go` answered.
@@ -251,13 +229,13 @@ mod tests {
         }
     }
 
-    fn clock(ms: u64) -> Limits {
-        Limits {
+    fn clock(ms: u64) -> GoRequest {
+        GoRequest {
             clock: Clock {
                 time: Some(ms),
                 ..Clock::default()
             },
-            ..Limits::default()
+            ..GoRequest::default()
         }
     }
 
@@ -266,9 +244,9 @@ mod tests {
         let mut play = Play::default();
         play.reseed(7);
         let board = Board::startpos();
-        let record = Record::default();
+        let record = Arc::new(Record::default());
         assert!(matches!(
-            play.prepare(&board, clock(60_000), &record),
+            play.prepare(&board, clock(60_000), record.clone()),
             Prepared::Answered
         ));
         let best = record.best.lock().unwrap().clone().unwrap().best.unwrap();
@@ -276,56 +254,56 @@ mod tests {
         assert!(record.book.lock().unwrap().contains(&best));
         // A banned move is never the book's choice; a search limit, the
         // book off or analysis mode mean a search.
-        let banned = Limits {
+        let banned = GoRequest {
             banmoves: record.book.lock().unwrap().clone(),
             ..clock(60_000)
         };
         assert!(matches!(
-            play.prepare(&board, banned, &Record::default()),
-            Prepared::Search(_)
+            play.prepare(&board, banned, Arc::new(Record::default())),
+            Prepared::Search(..)
         ));
         // A depth beside a clock or a movetime still plays from the book
         // (VinXiangQi's `go movetime X depth Y`); a depth alone searches.
-        let capped = Limits {
+        let capped = GoRequest {
             depth: Some(20),
             ..clock(60_000)
         };
         assert!(matches!(
-            play.prepare(&board, capped, &Record::default()),
+            play.prepare(&board, capped, Arc::new(Record::default())),
             Prepared::Answered
         ));
-        let capped_movetime = Limits {
+        let capped_movetime = GoRequest {
             depth: Some(20),
             clock: Clock {
                 movetime: Some(1000),
                 ..Clock::default()
             },
-            ..Limits::default()
+            ..GoRequest::default()
         };
         assert!(matches!(
-            play.prepare(&board, capped_movetime, &Record::default()),
+            play.prepare(&board, capped_movetime, Arc::new(Record::default())),
             Prepared::Answered
         ));
-        let deep = Limits {
+        let deep = GoRequest {
             depth: Some(5),
-            ..Limits::default()
+            ..GoRequest::default()
         };
         assert!(matches!(
-            play.prepare(&board, deep, &Record::default()),
-            Prepared::Search(_)
+            play.prepare(&board, deep, Arc::new(Record::default())),
+            Prepared::Search(..)
         ));
-        let counted = Limits {
+        let counted = GoRequest {
             nodes: Some(5000),
             ..clock(60_000)
         };
         assert!(matches!(
-            play.prepare(&board, counted, &Record::default()),
-            Prepared::Search(_)
+            play.prepare(&board, counted, Arc::new(Record::default())),
+            Prepared::Search(..)
         ));
         play.settings.own_book = false;
         assert!(matches!(
-            play.prepare(&board, clock(60_000), &Record::default()),
-            Prepared::Search(_)
+            play.prepare(&board, clock(60_000), Arc::new(Record::default())),
+            Prepared::Search(..)
         ));
     }
 
@@ -349,22 +327,22 @@ mod tests {
             board.make_move(board.parse_move(mv).unwrap());
         }
         play.book = Book::from_records(vec![rec("h0g2", 1000)]);
-        let at_start = Record::default();
+        let at_start = Arc::new(Record::default());
         assert!(matches!(
-            play.prepare(&start, clock(60_000), &at_start),
+            play.prepare(&start, clock(60_000), at_start.clone()),
             Prepared::Answered
         ));
         assert_eq!(at_start.book.lock().unwrap().len(), 1);
         assert!(matches!(
-            play.prepare(&board, clock(60_000), &Record::default()),
-            Prepared::Search(_)
+            play.prepare(&board, clock(60_000), Arc::new(Record::default())),
+            Prepared::Search(..)
         ));
         // The light move that does not repeat is the only one offered.
         play.book = Book::from_records(vec![rec("h0g2", 1000), rec("b0c2", 1)]);
         for _ in 0..20 {
-            let record = Record::default();
+            let record = Arc::new(Record::default());
             assert!(matches!(
-                play.prepare(&board, clock(60_000), &record),
+                play.prepare(&board, clock(60_000), record.clone()),
                 Prepared::Answered
             ));
             let best = record.best.lock().unwrap().clone().unwrap().best.unwrap();
@@ -373,87 +351,49 @@ mod tests {
         }
     }
 
-    /// What "no limit" means is decided here once: the protocol asks.
     #[test]
-    fn a_go_without_limits_ends_only_when_told() {
-        let bare = Limits::default();
-        assert!(bare.has_no_limit() && bare.ends_only_when_told());
-        let timed = clock(1000);
-        assert!(!timed.has_no_limit() && !timed.ends_only_when_told());
-        let ponder = Limits {
-            ponder: true,
-            ..clock(1000)
-        };
-        assert!(!ponder.has_no_limit() && ponder.ends_only_when_told());
-        let infinite = Limits {
-            infinite: true,
-            depth: Some(3),
-            ..Limits::default()
-        };
-        assert!(!infinite.has_no_limit() && infinite.ends_only_when_told());
-    }
-
-    #[test]
-    fn the_engine_decides_the_limits() {
+    fn the_engine_adds_its_settings_beside_the_request() {
         let mut play = Play::default();
         play.settings.own_book = false;
         let board = Board::startpos();
-        let limits = |play: &mut Play, req| match play.prepare(&board, req, &Record::default()) {
-            Prepared::Search(l) => *l,
+        let limits = |play: &mut Play, req: GoRequest| match play.prepare(
+            &board,
+            req,
+            Arc::new(Record::default()),
+        ) {
+            Prepared::Search(l, _) => *l,
             Prepared::Answered => panic!("answered"),
         };
-        // No limit at all: until told to stop.
-        let l = limits(&mut play, Limits::default());
-        assert!(l.infinite && l.wait_for_stop);
-        // Absurd depths, mates and moves to go are brought into range.
-        let l = limits(
-            &mut play,
-            Limits {
-                depth: Some(i32::MAX),
-                mate: Some(u32::MAX),
-                clock: Clock {
-                    movestogo: Some(0),
-                    ..clock(1000).clock
-                },
-                ..clock(1000)
-            },
-        );
-        assert_eq!(l.depth, Some(MAX_PLY as i32 - 8));
-        assert_eq!(l.mate, Some(MAX_PLY as u32 / 2));
-        assert_eq!(l.clock.movestogo, None);
-        assert!(!l.infinite);
-        // The strength comes from the settings, full by default; the search
-        // is told the level of the rung.
-        assert!(!l.strength.limited());
-        let level = |rung| {
-            Strength {
-                rung,
-                ..Strength::default()
-            }
-            .handicap()
-            .level
-        };
+        // No limit at all: until told to stop; the request as sent.
+        let l = limits(&mut play, GoRequest::default());
+        assert!(l.settings.wait_for_stop && !l.request.infinite);
+        assert_eq!(l.request, GoRequest::default());
+        // The strength comes from the settings, full by default: no cap;
+        // a level's cap is its rung's.
+        let l = limits(&mut play, clock(1000));
+        assert_eq!(l.request, clock(1000));
+        assert!(!l.settings.wait_for_stop);
+        assert_eq!(l.settings.node_cap, None);
+        let cap = |rung: usize| Some(ladder::RUNGS[rung].nodes);
         play.settings.skill_level = 0;
-        assert_eq!(limits(&mut play, clock(1000)).strength.level, level(0));
+        assert_eq!(limits(&mut play, clock(1000)).settings.node_cap, cap(0));
         play.settings.skill_level = 19;
         assert_eq!(
-            limits(&mut play, clock(1000)).strength.level,
-            level(ladder::rung_from_skill(19))
+            limits(&mut play, clock(1000)).settings.node_cap,
+            cap(ladder::rung_from_skill(19))
         );
         // `UCI_Elo` overrides the skill level once strength is limited.
         play.settings.limit_strength = true;
         play.settings.elo = ladder::ELO_MAX;
-        assert!(!limits(&mut play, clock(1000)).strength.limited());
+        assert_eq!(limits(&mut play, clock(1000)).settings.node_cap, None);
         play.settings.elo = ladder::ELO_MIN;
-        assert_eq!(limits(&mut play, clock(1000)).strength.level, level(0));
+        assert_eq!(limits(&mut play, clock(1000)).settings.node_cap, cap(0));
         play.settings.limit_strength = false;
         play.settings.skill_level = 3;
-        // `nodestime` turns the clock into a node budget.
+        // `nodestime` turns the clock into nodes, beside the request.
         play.settings.nodestime = 100;
         let l = limits(&mut play, clock(10_000));
-        assert!(
-            l.nodes.is_some_and(|n| n > 0) && l.clock.time.is_none(),
-            "{l:?}"
-        );
+        assert!(l.settings.clock_nodes.is_some_and(|n| n > 0), "{l:?}");
+        assert_eq!(l.request, clock(10_000));
     }
 }

@@ -6,17 +6,20 @@
 //! (`nodestime`).
 //!
 //! The arrows run one way, from here to `crate::search`, never back: the
-//! search defines what it is told (`Limits`, with the clock of
-//! `search::time`, the time policy it applies, and the plain `Handicap`
-//! that `strength` works out from the options and the ladder), and `go`
-//! fills it in. The clock is the crate's `time` (`jiangjun_engine::time`),
-//! where it is defined, beside `Limits`.
+//! search defines what it is told (`Limits`: the `GoRequest` as the GUI
+//! sent it and the `SearchSettings` added beside it, with the clock of
+//! `search::time` and the time policy it applies), and `go` adds the
+//! settings. Playing weaker happens here, around the search: `strength`
+//! sets a level's cap and the evaluation's hook, and `skill` picks the
+//! level's move from the lines the search reports. The clock is the
+//! crate's `time` (`jiangjun_engine::time`), where it is defined.
 
 pub mod book;
 mod go;
 pub mod ladder;
 pub mod ladder_ratings;
 pub(crate) mod nodestime;
+mod skill;
 pub mod strength;
 
 pub use go::PlaySettings;

@@ -9,8 +9,8 @@
 //! looked at. Fixed move times, infinite and ponder searches are left as
 //! they are.
 
-use crate::search::Limits;
 use crate::search::time::{self, Clock};
+use crate::search::{GoRequest, SearchSettings};
 
 #[derive(Default)]
 pub(crate) struct NodeClock {
@@ -27,12 +27,19 @@ impl NodeClock {
         self.pending_inc = None;
     }
 
-    /// Turn the clock of `limits` into a node limit, if `nodestime` applies.
-    /// Returns the node budget given to the search.
-    pub(crate) fn apply(&mut self, limits: &mut Limits, nodestime: u64) -> Option<u64> {
+    /// The node clock's budget for a search of `request` (if `nodestime`
+    /// applies), set in `settings` as its `clock_nodes`: the request itself
+    /// is left as the GUI sent it. Returns the budget.
+    pub(crate) fn apply(
+        &mut self,
+        request: &GoRequest,
+        settings: &mut SearchSettings,
+        nodestime: u64,
+    ) -> Option<u64> {
         self.pending_inc = None;
-        let clock = &limits.clock;
-        if nodestime == 0 || clock.movetime.is_some() || limits.infinite || limits.ponder {
+        settings.clock_nodes = None;
+        let clock = &request.clock;
+        if nodestime == 0 || clock.movetime.is_some() || request.infinite || request.ponder {
             return None;
         }
         let time = clock.time?;
@@ -47,13 +54,12 @@ impl NodeClock {
             movestogo: clock.movestogo,
             movetime: None,
         };
-        let budget = time::allocate(&as_clock, limits.move_overhead)?;
+        let budget = time::allocate(&as_clock, settings.move_overhead)?;
         let nodes = (budget.optimum.as_millis() as u64)
             .saturating_mul(nodestime)
             .max(1);
-        limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
+        settings.clock_nodes = Some(nodes);
         self.pending_inc = Some((clock.inc as i64).saturating_mul(npms));
-        limits.clock = Clock::default();
         Some(nodes)
     }
 
@@ -71,73 +77,99 @@ impl NodeClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Limits;
 
-    fn clock_limits(time: u64, inc: u64) -> Limits {
-        Limits {
+    fn clock_request(time: u64, inc: u64) -> GoRequest {
+        GoRequest {
             clock: Clock {
                 time: Some(time),
                 inc,
                 ..Clock::default()
             },
-            multipv: 1,
+            ..GoRequest::default()
+        }
+    }
+
+    fn settings() -> SearchSettings {
+        SearchSettings {
             move_overhead: 10,
-            ..Limits::default()
+            ..SearchSettings::default()
         }
     }
 
     #[test]
     fn clock_times_become_nodes() {
         let mut nc = NodeClock::default();
-        let mut l = clock_limits(10_000, 0);
-        let nodes = nc.apply(&mut l, 100).unwrap();
-        let budget = time::allocate(&clock_limits(10_000, 0).clock, 10).unwrap();
+        let req = clock_request(10_000, 0);
+        let mut set = settings();
+        let nodes = nc.apply(&req, &mut set, 100).unwrap();
+        let budget = time::allocate(&req.clock, 10).unwrap();
         assert_eq!(nodes, budget.optimum.as_millis() as u64 * 100);
-        assert_eq!(l.nodes, Some(nodes));
-        assert_eq!(l.clock, Clock::default(), "no wall clock");
+        assert_eq!(
+            set.clock_nodes,
+            Some(nodes),
+            "the node clock, not the wall clock"
+        );
+        assert_eq!(req, clock_request(10_000, 0), "the request as sent");
         // The game's clock goes on in nodes, whatever the GUI's clock says.
         nc.search_done(nodes);
-        let mut l2 = clock_limits(1, 0);
-        let second = nc.apply(&mut l2, 100).unwrap();
+        let second = nc
+            .apply(&clock_request(1, 0), &mut settings(), 100)
+            .unwrap();
         assert!(second > 0 && second <= nodes, "{second} {nodes}");
         nc.reset();
-        let mut l3 = clock_limits(10_000, 0);
-        assert_eq!(nc.apply(&mut l3, 100), Some(nodes));
+        assert_eq!(
+            nc.apply(&clock_request(10_000, 0), &mut settings(), 100),
+            Some(nodes)
+        );
     }
 
     #[test]
     fn only_clock_searches_use_it() {
         let mut nc = NodeClock::default();
-        let mut l = clock_limits(10_000, 0);
-        assert_eq!(nc.apply(&mut l, 0), None);
-        assert_eq!(l.nodes, None);
-        let mut l = Limits {
+        let mut set = settings();
+        assert_eq!(nc.apply(&clock_request(10_000, 0), &mut set, 0), None);
+        assert_eq!(set.clock_nodes, None);
+        let movetime = GoRequest {
             clock: Clock {
                 movetime: Some(500),
                 ..Clock::default()
             },
-            ..Limits::default()
+            ..GoRequest::default()
         };
-        assert_eq!(nc.apply(&mut l, 100), None);
-        let mut l = clock_limits(10_000, 0);
-        l.ponder = true;
-        assert_eq!(nc.apply(&mut l, 100), None);
-        let mut l = Limits::default();
-        assert_eq!(nc.apply(&mut l, 100), None);
-        // A `nodes` limit that is lower stays.
-        let mut l = clock_limits(10_000, 0);
-        l.nodes = Some(5);
-        nc.apply(&mut l, 100);
-        assert_eq!(l.nodes, Some(5));
+        assert_eq!(nc.apply(&movetime, &mut settings(), 100), None);
+        let ponder = GoRequest {
+            ponder: true,
+            ..clock_request(10_000, 0)
+        };
+        assert_eq!(nc.apply(&ponder, &mut settings(), 100), None);
+        assert_eq!(nc.apply(&GoRequest::default(), &mut settings(), 100), None);
+        // A `nodes` limit that is lower stays the search's limit.
+        let counted = GoRequest {
+            nodes: Some(5),
+            ..clock_request(10_000, 0)
+        };
+        let mut set = settings();
+        nc.apply(&counted, &mut set, 100);
+        let limits = Limits {
+            request: counted,
+            settings: set,
+        };
+        assert_eq!(limits.node_limit(), Some(5));
     }
 
     #[test]
     fn increments_add_to_the_node_clock() {
         let mut nc = NodeClock::default();
-        let mut l = clock_limits(1000, 100);
-        let first = nc.apply(&mut l, 10).unwrap();
+        let first = nc
+            .apply(&clock_request(1000, 100), &mut settings(), 10)
+            .unwrap();
         // Used nothing and got 100 ms: more than before.
         nc.search_done(0);
-        let mut l = clock_limits(1000, 100);
-        assert!(nc.apply(&mut l, 10).unwrap() > first);
+        assert!(
+            nc.apply(&clock_request(1000, 100), &mut settings(), 10)
+                .unwrap()
+                > first
+        );
     }
 }

@@ -28,16 +28,28 @@
 //!
 //! The default [`Strength`] is full strength, and the search then takes
 //! exactly its usual path.
+//!
+//! All of it happens around the search, which only searches: a level is a
+//! node cap and more lines in the search's settings, and its picks and its
+//! mate in one are made from what the search reports
+//! (`super::skill::LevelReporter`); `randomness` and `knowledge` are the
+//! evaluation's hook (`crate::eval::hook`); `pruning` is the search's
+//! switches of which prunings it does.
 
 use super::ladder::{self, Rung};
+use super::skill::LevelReporter;
+use crate::eval::hook::EvalHook;
 use crate::score::Score;
-use crate::search::{Handicap, Level};
+use crate::search::{GoRequest, Pruning, Reporter, SearchSettings};
+use std::sync::Arc;
+use xiangqi::board::Board;
 
 pub use super::ladder::{ELO_MAX, ELO_MIN};
-/// The grades and the seeded stream are the search's (`search::weakening`);
-/// their names here are where the options, the book and the trainer find
-/// them.
-pub use crate::search::{Grade, rng};
+/// The grades (the evaluation's, `eval::hook`) and the seeded stream (the
+/// skill pick's): their names here are where the options, the book and
+/// the trainer find them.
+pub use super::skill::rng;
+pub use crate::eval::hook::Grade;
 
 /// The UCCI `randomness` option.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -120,18 +132,46 @@ impl Strength {
         self.level().is_some()
     }
 
-    /// The handicap the search is told: this strength in its own terms.
-    pub fn handicap(&self) -> Handicap {
-        Handicap {
-            level: self.level().map(|r| Level {
-                nodes: r.nodes,
-                lines: r.lines,
-                weakness: r.weakness,
-            }),
-            noise_mask: self.noise_mask(),
-            pruning: self.pruning,
-            knowledge: self.knowledge,
-            seed: self.seed,
+    /// Add this strength to a search's settings: a level's node cap and
+    /// lines, the pruning left on, the evaluation's hook. At full strength
+    /// nothing changes.
+    pub fn apply(&self, settings: &mut SearchSettings) {
+        if let Some(r) = self.level() {
+            settings.node_cap = Some(r.nodes);
+            settings.multipv = settings.multipv.max(r.lines);
+        }
+        settings.pruning = Pruning {
+            null_move: self.pruning > Grade::None,
+            static_eval: self.pruning > Grade::Small,
+            moves: self.pruning > Grade::Medium,
+        };
+        settings.eval_hook = EvalHook::new(self.knowledge, self.noise_mask(), self.seed);
+    }
+
+    /// The reporter a search at this strength answers through: `gui`'s own
+    /// at full strength; at a level, one that picks among the lines the
+    /// search reports and never misses a mate in one (`shown`: the lines
+    /// the GUI asked to see; `settings`: the search's, after
+    /// [`apply`](Self::apply)).
+    pub fn reporter(
+        &self,
+        gui: Arc<dyn Reporter>,
+        board: &Board,
+        request: &GoRequest,
+        shown: usize,
+        settings: &SearchSettings,
+    ) -> Arc<dyn Reporter> {
+        match self.level() {
+            None => gui,
+            Some(r) => Arc::new(LevelReporter::new(
+                gui,
+                board,
+                request,
+                shown,
+                settings.multipv,
+                r.weakness,
+                self.seed,
+            )),
         }
     }
 
@@ -147,16 +187,22 @@ impl Strength {
 mod tests {
     use super::*;
 
+    fn settings(s: &Strength) -> SearchSettings {
+        let mut settings = SearchSettings::default();
+        s.apply(&mut settings);
+        settings
+    }
+
     #[test]
     fn default_is_full_strength() {
         let s = Strength::default();
         assert!(!s.limited());
-        let h = s.handicap();
-        assert_eq!(h, Handicap::default());
-        assert!(!h.custom_eval() && !h.picks());
-        assert_eq!(h.node_budget(), None);
-        assert_eq!(h.multipv(1), 1);
-        assert_eq!(h.noise_mask, 0);
+        let set = settings(&s);
+        assert_eq!(set.node_cap, None);
+        assert_eq!(set.multipv, 1);
+        assert_eq!(set.pruning, Pruning::ALL);
+        assert_eq!(set.eval_hook, None);
+        assert_eq!(s.noise_mask(), 0);
     }
 
     #[test]
@@ -166,26 +212,53 @@ mod tests {
             ..Strength::default()
         };
         let r = ladder::RUNGS[0];
-        let h = s.handicap();
-        assert!(s.limited() && h.limited() && h.picks() && h.custom_eval());
-        assert_eq!(h.node_budget(), Some(r.nodes));
-        assert_eq!(h.multipv(1), r.lines);
-        assert_eq!(h.multipv(9), 9);
-        assert_eq!(h.noise_mask, r.noise);
+        let set = settings(&s);
+        assert!(s.limited() && r.lines > 1 && r.weakness > 0);
+        assert_eq!(set.node_cap, Some(r.nodes));
+        assert_eq!(set.multipv, r.lines);
+        assert_eq!(set.eval_hook.map(|h| h.noise_mask), Some(r.noise));
+        let mut wide = SearchSettings {
+            multipv: 9,
+            ..SearchSettings::default()
+        };
+        s.apply(&mut wide);
+        assert_eq!(wide.multipv, 9);
         // `randomness` larger than the rung's noise wins.
         let loud = Strength {
             randomness: Randomness::Huge,
             ..s
         };
-        assert_eq!(loud.handicap().noise_mask, Randomness::Huge.mask());
-        // The highest rung below the top: a budget, nothing else.
+        assert_eq!(
+            settings(&loud).eval_hook.map(|h| h.noise_mask),
+            Some(Randomness::Huge.mask())
+        );
+        // The highest rung below the top: a cap, nothing else.
         let s = Strength {
             rung: ladder::TOP - 1,
             ..Strength::default()
         };
-        let h = s.handicap();
-        assert!(h.limited() && !h.picks() && !h.custom_eval());
-        assert_eq!(h.multipv(1), 1);
+        let set = settings(&s);
+        assert!(s.limited() && set.eval_hook.is_none());
+        assert_eq!(set.multipv, 1);
+        assert!(set.node_cap.is_some());
+    }
+
+    #[test]
+    fn pruning_grades_switch_prunings_off() {
+        let at = |pruning| {
+            settings(&Strength {
+                pruning,
+                ..Strength::default()
+            })
+            .pruning
+        };
+        assert_eq!(at(Grade::Large), Pruning::ALL);
+        let medium = at(Grade::Medium);
+        assert!(medium.null_move && medium.static_eval && !medium.moves);
+        let small = at(Grade::Small);
+        assert!(small.null_move && !small.static_eval && !small.moves);
+        let none = at(Grade::None);
+        assert!(!none.null_move && !none.static_eval && !none.moves);
     }
 
     #[test]

@@ -93,7 +93,7 @@ impl Worker<'_> {
         let in_check = self.board.in_check();
         if !N::ROOT {
             if ply >= MAX_PLY - 4 {
-                return if in_check { 0 } else { self.evaluate() };
+                return if in_check { 0 } else { self.board.evaluate() };
             }
             // Mate distance pruning: no score here can beat a shorter mate.
             alpha = alpha.max(mated_in(ply));
@@ -127,7 +127,7 @@ impl Worker<'_> {
         } else if let Some(e) = tt.filter(|e| e.bound != Bound::None || e.mv.is_some()) {
             e.eval
         } else {
-            self.evaluate()
+            self.board.evaluate()
         };
         {
             let f = self.frame(ply);
@@ -149,7 +149,7 @@ impl Worker<'_> {
             // Razoring: far below alpha, only captures could save it.
             if depth <= p.razor_depth
                 && eval + p.razor_base + p.razor_mult * depth < alpha
-                && self.prune_static
+                && self.limits.settings.pruning.static_eval
             {
                 // Quiet checks too: a mating attack is mostly quiet checks,
                 // and it is far below alpha until the mate.
@@ -162,7 +162,7 @@ impl Worker<'_> {
             if depth <= p.rfp_depth
                 && !is_win(eval)
                 && eval - (p.rfp_mult * depth - p.rfp_improving * improving as i32) >= beta
-                && self.prune_static
+                && self.limits.settings.pruning.static_eval
             {
                 return (eval + beta) / 2;
             }
@@ -172,7 +172,7 @@ impl Worker<'_> {
                 && !self.frame_back(ply, 1).null
                 && self.board.has_major(us)
                 && !is_loss(beta)
-                && self.prune_null
+                && self.limits.settings.pruning.null_move
             {
                 let r = p.nmp_base
                     + depth / p.nmp_depth_div
@@ -215,7 +215,8 @@ impl Worker<'_> {
         let mut captures = [Move::NONE; 32];
         let mut n_captures = 0;
         // Moves may be pruned (non-PV nodes) only with a rook, horse or cannon.
-        let may_prune_moves = !N::PV && self.prune_moves && self.board.has_major(us);
+        let may_prune_moves =
+            !N::PV && self.limits.settings.pruning.moves && self.board.has_major(us);
         // Quiet moves searched before the rest are pruned (non-PV nodes).
         let lmp_limit = if improving {
             p.lmp_improving_base + depth * depth * p.lmp_improving_scale / 100

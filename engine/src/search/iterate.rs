@@ -19,15 +19,15 @@ impl Worker<'_> {
     pub(super) fn iterate(&mut self) -> SearchResult {
         let max_depth = self
             .limits
+            .request
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
-        // A level stops on its node budget, not when the time policy would:
-        // the clock only keeps it from losing on time (its hard limit).
-        let level = self.limits.strength.limited();
-        let multipv = (self.limits.strength)
-            .multipv(self.limits.multipv)
-            .clamp(1, self.root_moves.len());
+        // A capped search stops on its node cap, not when the time policy
+        // would: the clock only keeps it from losing on time (its hard
+        // limit).
+        let capped = self.limits.settings.node_cap.is_some();
+        let multipv = self.limits.settings.multipv.clamp(1, self.root_moves.len());
         for depth in 1..=max_depth {
             if !self.is_main() && depth > 1 {
                 let i = (self.id - 1) % 20;
@@ -76,11 +76,10 @@ impl Worker<'_> {
             if !self.is_main() {
                 continue;
             }
-            self.report(depth, self.limits.multipv.clamp(1, multipv));
-            self.skill_iteration_done(multipv);
+            self.report(depth, multipv);
             let best = &self.root_moves[0];
             let (mv, score) = (best.mv, best.score);
-            if let Some(n) = self.limits.mate
+            if let Some(n) = self.limits.request.mate
                 && score >= SCORE_MATE_IN_MAX
                 && (SCORE_MATE - score + 1) / 2 <= n as Score
             {
@@ -93,12 +92,15 @@ impl Worker<'_> {
                 .iter()
                 .map(|rm| rm.score)
                 .collect();
-            if self.time.mate_found(depth, &lines, self.limits.infinite) {
+            if self
+                .time
+                .mate_found(depth, &lines, self.limits.settings.wait_for_stop)
+            {
                 break;
             }
             let single_move = self.root_moves.len() == 1;
             let pondering = self.pondering();
-            if !level
+            if !capped
                 && self
                     .time
                     .iteration_done(depth, mv, score, single_move, pondering)

@@ -36,9 +36,6 @@ pub(crate) struct SearchJob {
     /// When the search was asked for: its clock, and the times it reports,
     /// run from here.
     pub start: Instant,
-    /// A level's mate in one, played whatever its search found (a budget
-    /// too small to reach it, or a pick, must never miss a mate).
-    pub mate_in_one: Option<Move>,
     /// What each helper found (helper `id` at `id - 1`).
     pub(super) helper_results: Vec<Mutex<Option<ThreadResult>>>,
     /// Helpers still searching; each counts down once it has let go of the job.
@@ -54,7 +51,7 @@ pub(crate) struct ThreadResult {
 
 impl SearchJob {
     /// A search of `board` on `threads` threads (helpers only if there is a
-    /// move to search, and not at a level: its budget is searched on one
+    /// move to search, and not under a node cap: it is searched on one
     /// thread, so that a seed always gives the same move). The table
     /// starts a new search.
     pub(crate) fn new(
@@ -68,16 +65,11 @@ impl SearchJob {
     ) -> SearchJob {
         let start = Instant::now();
         tt.new_search();
-        let root_moves = root_moves(board, &limits);
-        let helpers = if root_moves.is_empty() || limits.strength.limited() {
+        let root_moves = root_moves(board, &limits.request);
+        let helpers = if root_moves.is_empty() || limits.settings.node_cap.is_some() {
             0
         } else {
             threads.max(1) - 1
-        };
-        let mate_in_one = if limits.strength.limited() {
-            mate_in_one(board, &root_moves)
-        } else {
-            None
         };
         SearchJob {
             board: board.clone(),
@@ -90,7 +82,6 @@ impl SearchJob {
             shared,
             reporter,
             start,
-            mate_in_one,
             helper_results: (0..helpers).map(|_| Mutex::new(None)).collect(),
             helpers_left: Arc::new(Latch::new(helpers)),
         }
@@ -125,16 +116,4 @@ impl SearchJob {
     pub(crate) fn helpers(&self) -> usize {
         self.helper_results.len()
     }
-}
-
-/// A root move that leaves the opponent without a legal move (mated or
-/// stalemated: both lose in Xiangqi), if any.
-fn mate_in_one(board: &Board, root_moves: &[RootMove]) -> Option<Move> {
-    let mut after = board.clone();
-    root_moves.iter().map(|rm| rm.mv).find(|&m| {
-        after.make_move(m);
-        let mates = !after.has_legal_move();
-        after.unmake_move();
-        mates
-    })
 }

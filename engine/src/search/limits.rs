@@ -1,42 +1,19 @@
-//! What the search is asked: the limits of one `go` in engine terms, and
-//! the poll through which a host without threads passes on `stop` and
-//! `ponderhit`.
+//! What the search is asked, in two named parts: the GUI's `go`
+//! ([`GoRequest`], bounded in `request`) and what the engine adds to it
+//! ([`SearchSettings`]); and the poll through which a host without threads
+//! passes on `stop` and `ponderhit`.
 
 use super::params;
-use super::time::Clock;
-use super::weakening::Handicap;
-use xiangqi::types::Move;
+use super::request::GoRequest;
+use crate::eval::hook::EvalHook;
 
-/// What a `go` asks for, in engine terms: what the engine searches with.
-///
-/// A `go` has two shapes, and only two: the protocol's words
-/// (`jiangjun_protocol::command::GoParams`: each dialect's keywords, its
-/// clock units, both sides' clocks, `perft`) and this. The protocol reads
-/// the words, which differ between the dialects, and fills in here what the
-/// GUI asked, in milliseconds and for the side to move (`depth`, `nodes`,
-/// `clock`, `infinite`, `ponder`, `mate`, `searchmoves`, `banmoves`);
-/// `Engine::go` then bounds those and sets the rest from the engine's
-/// settings (`crate::play::go`: the book, `multipv`, `move_overhead`,
-/// `wait_for_stop`, `strength`, `params`, `nodestime`'s budget). A third
-/// shape between the two, the request in engine units, would hold nothing
-/// these fields do not.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    pub depth: Option<i32>,
-    pub nodes: Option<u64>,
-    pub clock: Clock,
-    /// No limit: search until stopped, or to the maximum depth.
-    pub infinite: bool,
-    /// Pondering: the clock (which runs from the `go`) applies only from
-    /// `ponderhit` on, and no answer comes before `ponderhit` or `stop`,
-    /// however soon the search ends.
-    pub ponder: bool,
-    /// Stop when a mate in this many moves is found.
-    pub mate: Option<u32>,
-    /// Only these root moves (empty: all).
-    pub searchmoves: Vec<Move>,
-    /// Never these root moves.
-    pub banmoves: Vec<Move>,
+/// What the engine adds to a `go` before searching it: its options (lines,
+/// overhead), and what the play layer around the search decides (a node
+/// cap, the node clock of `nodestime`, the pruning left on, the
+/// evaluation's hook). The default is the full search with nothing added.
+#[derive(Clone, Debug)]
+pub struct SearchSettings {
+    /// Lines searched (MultiPV), at least 1.
     pub multipv: usize,
     pub move_overhead: u64,
     /// Give the answer only once told to stop (`go infinite` in both
@@ -44,29 +21,81 @@ pub struct Limits {
     /// mated or dead-drawn position, or with no move to search. The thread
     /// that answers is parked meanwhile (see `Shared::wait_for_release`).
     pub wait_for_stop: bool,
-    /// The handicap of a weakened engine: none (full strength) by default
-    /// (`crate::play::strength` works it out from the options).
-    pub strength: Handicap,
+    /// A hard cap on the nodes: the search stops the node it reaches it,
+    /// even inside its first iteration, and never passes it; it is searched
+    /// on one thread (so that a seed always gives the same move), and the
+    /// clock's soft stops do not apply (its hard limit still does).
+    pub node_cap: Option<u64>,
+    /// The clock counts nodes (`nodestime`): this many for the move, in
+    /// place of the time the request's clock would give; the wall clock is
+    /// not looked at.
+    pub clock_nodes: Option<u64>,
+    pub pruning: Pruning,
+    /// The evaluation's hook, if the evaluation is not the full one.
+    pub eval_hook: Option<EvalHook>,
     /// The search's margins and reductions. Read only by a tuning build
     /// (feature `tune`); the normal build searches with the defaults.
     pub params: params::SearchParams,
 }
 
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            multipv: 1,
+            move_overhead: 0,
+            wait_for_stop: false,
+            node_cap: None,
+            clock_nodes: None,
+            pruning: Pruning::ALL,
+            eval_hook: None,
+            params: params::SearchParams::default(),
+        }
+    }
+}
+
+/// The prunings the search does (all of them by default; the UCCI
+/// `pruning` option turns some off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// The null move.
+    pub null_move: bool,
+    /// Razoring and reverse futility.
+    pub static_eval: bool,
+    /// Late, futile and losing moves.
+    pub moves: bool,
+}
+
+impl Pruning {
+    pub const ALL: Pruning = Pruning {
+        null_move: true,
+        static_eval: true,
+        moves: true,
+    };
+}
+
+/// One search's orders: what the GUI asked, and what the engine added.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub request: GoRequest,
+    pub settings: SearchSettings,
+}
+
 impl Limits {
-    /// No depth, node, mate, clock or move-time limit: such a `go` searches
-    /// until told to stop, `infinite` or not.
-    pub fn has_no_limit(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && self.mate.is_none()
-            && self.clock.time.is_none()
-            && self.clock.movetime.is_none()
+    /// The request searched with the default settings (tools, tests).
+    pub fn of(request: GoRequest) -> Limits {
+        Limits {
+            request,
+            settings: SearchSettings::default(),
+        }
     }
 
-    /// The search ends only when told (`stop`, or `ponderhit` for a ponder
-    /// search): infinite, pondering, or without any limit.
-    pub fn ends_only_when_told(&self) -> bool {
-        self.infinite || self.ponder || self.has_no_limit()
+    /// The node limit the search keeps: the request's, or the node clock's
+    /// if smaller.
+    pub(crate) fn node_limit(&self) -> Option<u64> {
+        match (self.request.nodes, self.settings.clock_nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 

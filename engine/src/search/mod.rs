@@ -19,17 +19,14 @@
 //! - `root_moves`: the root move list;
 //! - `smp`: the main and helper jobs, and which thread's move is played;
 //! - `time`: the time policy (`TimeManager`) and the clock it reads;
-//! - `handicap`: what a weakened engine is told (`Handicap`, which
-//!   `crate::play::strength` works out), its evaluation and its move choice
-//!   (`skill_pick`: the line it chose).
+//! - `request`: what a `go` asks (`GoRequest`) and every bound on it;
+//! - `limits`: the request and what the engine adds to it (`Limits`).
 //!
 //! Nothing here imports `crate::play`: play fills in the search's
-//! `Limits`, the search never reads play's types.
+//! `Limits`, the search never reads play's types. Playing weaker is done
+//! around the search, not in it (`crate::play::strength`).
 
 mod alphabeta;
-mod handicap;
-mod skill_pick;
-pub(crate) use handicap::evaluate_with_knowledge;
 pub(crate) mod history;
 mod iterate;
 pub(crate) mod job;
@@ -38,16 +35,18 @@ pub(crate) mod movepick;
 pub mod params;
 mod qsearch;
 mod report;
+mod request;
 mod root_moves;
 mod rules;
 mod shared;
 pub(crate) mod smp;
 pub mod time;
-mod weakening;
 mod worker;
 
 pub(crate) use history::ThreadData;
-pub use limits::{Interrupt, InterruptHook, Limits};
+pub use limits::{Interrupt, InterruptHook, Limits, Pruning, SearchSettings};
 pub use report::{BookEntry, IterationInfo, Reporter, SearchResult, Silent};
+pub use request::{
+    FALLBACK_MOVETIME_MS, GoRequest, GoWord, MAX_CLOCK_MS, MAX_DEPTH, MAX_MATE, MAX_MOVESTOGO,
+};
 pub(crate) use shared::Shared;
-pub use weakening::{Grade, Handicap, Level, rng};

@@ -31,7 +31,7 @@ impl Worker<'_> {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { self.evaluate() };
+            return if in_check { 0 } else { self.board.evaluate() };
         }
         let key = self.board.key();
         let tt = self.tt.probe(key, ply);
@@ -49,7 +49,7 @@ impl Worker<'_> {
         if !in_check {
             eval = match tt {
                 Some(e) if e.bound != Bound::None || e.mv.is_some() => e.eval,
-                _ => self.evaluate(),
+                _ => self.board.evaluate(),
             };
             if eval >= beta {
                 return eval;

@@ -1,7 +1,7 @@
 //! The root move list: the legal moves the `go` allows, each with its score
 //! and line from the last iterations.
 
-use super::limits::Limits;
+use super::request::GoRequest;
 use crate::score::{SCORE_INFINITE, Score};
 use xiangqi::board::Board;
 use xiangqi::types::Move;
@@ -17,14 +17,13 @@ pub(crate) struct RootMove {
     pub pv: Vec<Move>,
 }
 
-/// The legal moves of `board`, less those `limits` leaves out
+/// The legal moves of `board`, less those `request` leaves out
 /// (`searchmoves`, `banmoves`), in generation order.
-pub(crate) fn root_moves(board: &Board, limits: &Limits) -> Vec<RootMove> {
+pub(crate) fn root_moves(board: &Board, request: &GoRequest) -> Vec<RootMove> {
     let legal = board.legal_moves();
     legal
         .iter()
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .filter(|m| !limits.banmoves.contains(m))
+        .filter(|&m| request.allows(m))
         .map(|m| RootMove {
             mv: m,
             score: -SCORE_INFINITE,

@@ -47,13 +47,6 @@ pub(crate) fn main_search(job: &SearchJob, data: &mut ThreadData) -> SearchResul
     all.extend(job.helper_results.iter().filter_map(|r| lock(r).take()));
     let chosen = choose(&all);
     let mut result = all.swap_remove(chosen).result;
-    // A skill level plays its own choice (the main thread's).
-    if let Some(pick) = main.skill_pick.take() {
-        super::skill_pick::play_pick(&mut result, pick);
-    }
-    if let Some(mate) = job.mate_in_one {
-        super::skill_pick::play_mate(&mut result, mate);
-    }
     // In the tables, the move's mate and its line to it, with a ponder move.
     if let Some(line) = result.best.and_then(|mv| job.mate_line(mv, result.score)) {
         result.score = line.mate_score;

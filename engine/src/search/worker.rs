@@ -10,15 +10,12 @@ use super::params::{LmrTable, SearchParams};
 use super::report::{IterationInfo, Reporter};
 use super::root_moves::RootMove;
 use super::shared::Shared;
-use super::skill_pick::SkillPick;
 use super::time::TimeManager;
-use super::weakening::{Grade, rng};
 use crate::position::Position;
 use crate::score::{MAX_PLY, SCORE_INFINITE, Score};
 use crate::tt::{Bound, TranspositionTable};
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
-use xiangqi::rng::SplitMix64;
 use xiangqi::rules::Outcome;
 use xiangqi::types::Move;
 
@@ -60,8 +57,6 @@ pub(super) struct Worker<'a> {
     poll_mask: u64,
     /// From this node count on, every node polls (see `new`).
     poll_from: u64,
-    /// A level's node budget: a hard stop, even inside the first iteration.
-    budget: Option<u64>,
     pub seldepth: usize,
     pub stopped: bool,
     /// Internal stops (time, nodes) are ignored until depth 1 is complete.
@@ -79,16 +74,6 @@ pub(super) struct Worker<'a> {
     /// one does not store its score in the shared table.
     pub rule_hits: u64,
     pub rule_cache: Vec<Option<(u64, Outcome)>>,
-    /// The pruning the `pruning` option leaves on (all of it by default):
-    /// the null move; razoring and reverse futility; pruning moves.
-    pub prune_null: bool,
-    pub prune_static: bool,
-    pub prune_moves: bool,
-    /// The evaluation is not the full one (`knowledge`, `randomness`).
-    pub custom_eval: bool,
-    /// A skill level's choice after the last completed iteration.
-    pub skill_pick: Option<SkillPick>,
-    pub rng: SplitMix64,
 }
 
 impl<'a> Worker<'a> {
@@ -100,8 +85,8 @@ impl<'a> Worker<'a> {
         reporter: &'a dyn Reporter,
     ) -> Worker<'a> {
         let limits = &job.limits;
-        let budget = limits.strength.node_budget();
-        // A level's budget is counted node by node, so that no search
+        let cap = limits.settings.node_cap;
+        // A node cap is counted node by node, so that no search
         // overshoots it. A small node limit is kept exactly: the main thread
         // stops at the first node where the total reaches it. With helpers
         // the total moves with every thread's nodes, so every node polls
@@ -109,17 +94,25 @@ impl<'a> Worker<'a> {
         // count: polling every 1024 nodes, and at every node once the limit
         // is reached (until the stop is allowed), stops at the same node
         // without an atomic add per node (1% of a datagen search).
-        let (poll_mask, poll_from) = match (limits.nodes, budget) {
+        let (poll_mask, poll_from) = match (limits.node_limit(), cap) {
             (_, Some(_)) => (0, u64::MAX),
             (Some(n), None) if n < 100_000 && job.helpers() == 0 => (1023, n),
             (Some(n), None) if n < 100_000 => (0, u64::MAX),
             _ => (1023, u64::MAX),
         };
+        // A clock that counts nodes is a node limit: the wall clock is not
+        // looked at.
+        let no_clock = super::time::Clock::default();
+        let clock = match limits.settings.clock_nodes {
+            Some(_) => &no_clock,
+            None => &limits.request.clock,
+        };
         Worker {
             id,
             // With a network, its accumulators are computed from scratch
             // here, once per search and thread, then kept incrementally.
-            board: Position::with_network(job.board.clone(), job.network.clone()),
+            board: Position::with_network(job.board.clone(), job.network.clone())
+                .with_eval_hook(limits.settings.eval_hook),
             shared: &job.shared,
             tt: &job.tt,
             tablebases: job.tablebases.as_deref(),
@@ -127,12 +120,11 @@ impl<'a> Worker<'a> {
             data,
             limits,
             reporter,
-            time: TimeManager::new(&limits.clock, limits.move_overhead, job.start),
+            time: TimeManager::new(clock, limits.settings.move_overhead, job.start),
             nodes: 0,
             flushed: 0,
             poll_mask,
             poll_from,
-            budget,
             seldepth: 0,
             stopped: false,
             can_stop: false,
@@ -148,12 +140,6 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             rule_hits: 0,
             rule_cache: vec![None; RULE_CACHE],
-            prune_null: limits.strength.pruning > Grade::None,
-            prune_static: limits.strength.pruning > Grade::Small,
-            prune_moves: limits.strength.pruning > Grade::Medium,
-            custom_eval: limits.strength.custom_eval(),
-            skill_pick: None,
-            rng: rng(limits.strength.seed),
         }
     }
 
@@ -170,7 +156,7 @@ impl<'a> Worker<'a> {
     fn params_of(limits: &'a Limits) -> &'a SearchParams {
         #[cfg(feature = "tune")]
         {
-            &limits.params
+            &limits.settings.params
         }
         #[cfg(not(feature = "tune"))]
         {
@@ -268,12 +254,13 @@ impl<'a> Worker<'a> {
     }
 
     fn poll(&mut self) {
-        if let Some(budget) = self.budget {
+        let cap = self.limits.settings.node_cap;
+        if let Some(cap) = cap {
             let total = self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed);
-            if self.stopped || total > budget {
-                // A node entered past a level's budget (a root move counts
-                // one without a poll) or after its stop does no work: it
-                // returns at once. Not counted, the budget is never exceeded.
+            if self.stopped || total > cap {
+                // A node entered past the cap (a root move counts one
+                // without a poll) or after its stop does no work: it
+                // returns at once. Not counted, the cap is never exceeded.
                 self.nodes -= 1;
                 self.stop_all();
                 return;
@@ -292,14 +279,14 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return;
         }
-        if self.budget.is_some_and(|b| total >= b) {
+        if cap.is_some_and(|b| total >= b) {
             self.stop_all();
             return;
         }
         if !self.is_main() || !self.can_stop {
             return;
         }
-        if let Some(n) = self.limits.nodes
+        if let Some(n) = self.limits.node_limit()
             && total >= n
         {
             self.stop_all();

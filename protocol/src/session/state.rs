@@ -31,7 +31,7 @@ pub(super) enum Queued {
 pub(super) struct Active {
     pub(super) id: u64,
     /// It only ends when told: infinite, pondering or without a limit
-    /// (`Limits::ends_only_when_told`).
+    /// (`GoRequest::ends_only_when_told`).
     pub(super) open_ended: bool,
     /// A perft: it runs to completion before `quit` (only `stop` ends it).
     pub(super) perft: bool,
