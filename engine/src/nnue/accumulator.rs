@@ -31,7 +31,7 @@
 //! trip count, which the compiler vectorises whole (see `simd`), and once
 //! more for any other width.
 
-use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
+use super::features::{MAX_ACTIVE, THREATS, View, for_each_piece, output_bucket};
 use super::finny::RefreshCache;
 use super::network::Network;
 use super::output;
@@ -73,11 +73,18 @@ fn add_sub_sub<const N: usize>(
 }
 
 /// `dst += rows of the entries only in new − rows of those only in old`,
-/// for both perspectives (Red's `L1` values, then Black's): the rows are
-/// gathered, then summed a tile at a time (`apply_rows`).
+/// for both perspectives (Red's `L1` values, then Black's), the threat
+/// block's inputs numbered from `offset`: the rows are gathered, then
+/// summed a tile at a time (`apply_rows`).
 #[inline(always)]
-fn apply_threats_n<const N: usize>(dst: &mut [i16], net: &Network, old: &[u16], new: &[u16]) {
-    let (set, l1) = (net.features(), net.l1());
+fn apply_threats_n<const N: usize>(
+    dst: &mut [i16],
+    net: &Network,
+    offset: usize,
+    old: &[u16],
+    new: &[u16],
+) {
+    let l1 = net.l1();
     // Each list holds at most MAX_THREATS (= MAX_ROWS) entries, so at most
     // that many came and that many went.
     let mut added = [0u16; MAX_ROWS];
@@ -97,18 +104,20 @@ fn apply_threats_n<const N: usize>(dst: &mut [i16], net: &Network, old: &[u16], 
         let mut add: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
         let mut sub: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
         for (row, &e) in add.iter_mut().zip(&added[..na]) {
-            *row = net.l1_row(set.threat_index(p, e));
+            *row = net.l1_row(offset + threats::threat_index(p, e));
         }
         for (row, &e) in sub.iter_mut().zip(&removed[..nr]) {
-            *row = net.l1_row(set.threat_index(p, e));
+            *row = net.l1_row(offset + threats::threat_index(p, e));
         }
         apply_rows::<N>(half, &add[..na], &sub[..nr]);
     }
 }
 
-/// The threat inputs' part of an accumulator (threat feature sets only).
+/// The threat block's part of an accumulator (sets that have it only).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ThreatPart {
+    /// The block's first input in the set.
+    offset: usize,
     /// Σ rows of the active threat inputs: Red's `L1`, then Black's (no bias).
     values: Vec<i16>,
     /// The piece-square values plus `values`, saturating: what evaluation reads.
@@ -121,6 +130,7 @@ struct ThreatPart {
 impl ThreatPart {
     fn empty() -> Box<ThreatPart> {
         Box::new(ThreatPart {
+            offset: 0,
             values: Vec::new(),
             sum: Vec::new(),
             squares: [0; xiangqi::SQUARES],
@@ -207,8 +217,8 @@ impl Accumulator {
         for &(p, sq) in pieces {
             squares[sq.index()] = p.index() as u8 + 1;
         }
-        if net.features().has_threats() {
-            self.refresh_threats(net, &squares);
+        if let Some(offset) = net.features().offset_of(THREATS) {
+            self.refresh_threats(net, offset, &squares);
         } else {
             self.threats = None;
         }
@@ -231,9 +241,11 @@ impl Accumulator {
         }
     }
 
-    /// Recompute the threat part for the position `squares`.
-    fn refresh_threats(&mut self, net: &Network, squares: &Squares) {
+    /// Recompute the threat part for the position `squares`, the block's
+    /// inputs numbered from `offset`.
+    fn refresh_threats(&mut self, net: &Network, offset: usize, squares: &Squares) {
         let part = &mut **self.threats.get_or_insert_with(ThreatPart::empty);
+        part.offset = offset;
         part.squares = *squares;
         part.list = ThreatList::of(squares);
         part.values.clear();
@@ -241,7 +253,7 @@ impl Accumulator {
         let (values, list) = (&mut part.values, part.list.as_slice());
         simd::dispatch(
             #[inline(always)]
-            || by_width!(net.l1(), apply_threats_n, values, net, &[], list),
+            || by_width!(net.l1(), apply_threats_n, values, net, offset, &[], list),
         );
         let psq = &self.values;
         simd::dispatch(
@@ -267,6 +279,7 @@ impl Accumulator {
     #[inline(never)]
     fn update_threats_from(&mut self, old: &ThreatPart, net: &Network, mv: Move) {
         let part = &mut **self.threats.get_or_insert_with(ThreatPart::empty);
+        part.offset = old.offset;
         part.squares = old.squares;
         part.squares[mv.to().index()] = part.squares[mv.from().index()];
         part.squares[mv.from().index()] = 0;
@@ -283,6 +296,7 @@ impl Accumulator {
                     apply_threats_n,
                     values,
                     net,
+                    old.offset,
                     old.list.as_slice(),
                     list
                 );

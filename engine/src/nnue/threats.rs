@@ -41,11 +41,9 @@
 //! accumulator inside an `i16` (positions with more material, which no game
 //! reaches, keep the first `MAX_THREATS` attacks).
 
+pub use super::block::Squares;
+use super::block::{BlockMove, InputBlock, MAX_BLOCK_ACTIVE, Placement, squares_after};
 use xiangqi::{Color, FILES, RANKS, SQUARES};
-
-/// What each square holds: `Piece::index() + 1`, 0 for an empty square (as
-/// the threat list, the feature sets and the refresh cache read a board).
-pub type Squares = [u8; SQUARES];
 
 /// Threat inputs per perspective: 14 attacking pieces × 14 attacked × 90 squares.
 pub const THREAT_FEATURES: usize = 14 * 14 * SQUARES;
@@ -55,6 +53,71 @@ pub const MAX_THREATS: usize = 134;
 
 /// Largest threat weight magnitude: [`MAX_THREATS`] of them fit an `i16`.
 pub const MAX_THREAT_WEIGHT: i16 = (i16::MAX as i32 / MAX_THREATS as i32) as i16;
+
+// A block's active inputs are gathered into arrays of this size.
+const _: () = assert!(MAX_THREATS <= MAX_BLOCK_ACTIVE);
+
+/// The threat block: an input per attack (see the module docs), the same
+/// in every king view, kept apart in the accumulator with its own bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Threats;
+
+impl InputBlock for Threats {
+    fn tag(&self) -> &'static str {
+        "threats"
+    }
+
+    fn size(&self) -> usize {
+        THREAT_FEATURES
+    }
+
+    fn weight_bound(&self) -> i16 {
+        MAX_THREAT_WEIGHT
+    }
+
+    fn rows_name(&self) -> &'static str {
+        "threat weights"
+    }
+
+    /// The attacks in entry order.
+    fn for_each_active(&self, perspective: Color, position: &Placement, mut f: impl FnMut(usize)) {
+        for &e in ThreatList::of(position.squares).as_slice() {
+            f(threat_index(perspective, e));
+        }
+    }
+
+    /// The attack list found once for both perspectives.
+    fn for_each_active_pair(
+        &self,
+        [first, second]: [Color; 2],
+        position: &Placement,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        for &e in ThreatList::of(position.squares).as_slice() {
+            f(threat_index(first, e), threat_index(second, e));
+        }
+    }
+
+    /// Never: a move changes a few attacks, whatever the kings do.
+    fn forces_refresh(&self, _perspective: Color, _before: &Placement, _mv: &BlockMove) -> bool {
+        false
+    }
+
+    /// The attacks that came and went.
+    fn for_each_change(
+        &self,
+        perspective: Color,
+        before: &Placement,
+        mv: &BlockMove,
+        mut f: impl FnMut(usize, bool),
+    ) {
+        let old = ThreatList::of(before.squares);
+        let new = ThreatList::of(&squares_after(before.squares, mv));
+        diff(old.as_slice(), new.as_slice(), |e, added| {
+            f(threat_index(perspective, e), added)
+        });
+    }
+}
 
 const KING: usize = 0;
 const ADVISOR: usize = 1;
