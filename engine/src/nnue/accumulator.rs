@@ -31,6 +31,7 @@
 //! trip count, which the compiler vectorises whole (see `simd`), and once
 //! more for any other width.
 
+use super::block::Squares;
 use super::features::{MAX_ACTIVE, THREATS, View, for_each_piece, output_bucket};
 use super::finny::RefreshCache;
 use super::network::Network;
@@ -39,7 +40,7 @@ use super::quant::QA;
 use super::rows::{MAX_ROWS, apply_rows, by_width, width};
 use super::side::{self, SidePart};
 use super::simd;
-use super::threats::{self, Squares, ThreatList};
+use super::threats::{self, ThreatList};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
 /// `dst = src + add - sub`.
