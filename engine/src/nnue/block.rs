@@ -107,6 +107,28 @@ pub trait InputBlock {
     /// entering another bucket).
     fn forces_refresh(&self, perspective: Color, before: &Placement, mv: &BlockMove) -> bool;
 
+    /// Whether the accumulator keeps the block apart from the piece-square
+    /// rows: in a part of its own, without bias, with its own weight bound,
+    /// updated by the difference of its entry lists
+    /// ([`InputBlock::entries`]) before and after a move. Such a block's
+    /// inputs follow from the squares alone, the same in every king view
+    /// (not so the piece-square block's). A set has at most one: the
+    /// accumulator sums the two parts with saturation, exact for two.
+    fn kept_apart(&self) -> bool {
+        false
+    }
+
+    /// For a block kept apart: its active inputs on `squares` as entries
+    /// that do not depend on the perspective, sorted.
+    fn entries(&self, _squares: &Squares) -> EntryList {
+        EntryList::default()
+    }
+
+    /// For a block kept apart: the input of `entry` from `perspective`.
+    fn entry_index(&self, _perspective: Color, entry: u16) -> usize {
+        entry as usize
+    }
+
     /// For a move that does not force a refresh: calls `f(index, added)`
     /// for each input of `perspective` that `mv` (made on `before`) adds
     /// (`true`) or removes (`false`).
@@ -123,10 +145,80 @@ pub trait InputBlock {
 /// pieces are at most 32).
 pub const MAX_BLOCK_ACTIVE: usize = 134;
 
+/// A block's active entries in a position, sorted (a multiset: an entry
+/// active twice is there twice), at most [`MAX_BLOCK_ACTIVE`] of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryList {
+    len: u8,
+    entries: [u16; MAX_BLOCK_ACTIVE],
+}
+
+impl Default for EntryList {
+    fn default() -> EntryList {
+        EntryList {
+            len: 0,
+            entries: [0; MAX_BLOCK_ACTIVE],
+        }
+    }
+}
+
+impl EntryList {
+    /// Add `entry` (nothing once the list is full); [`EntryList::sort`]
+    /// when all are in.
+    #[inline(always)]
+    pub fn push(&mut self, entry: u16) {
+        let n = self.len as usize;
+        if n < MAX_BLOCK_ACTIVE {
+            self.entries[n] = entry;
+            self.len += 1;
+        }
+    }
+
+    /// Put the entries in increasing order.
+    #[inline]
+    pub fn sort(&mut self) {
+        self.entries[..self.len as usize].sort_unstable();
+    }
+
+    /// The entries, in increasing order.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[u16] {
+        &self.entries[..self.len as usize]
+    }
+}
+
+// The list's length is a byte.
+const _: () = assert!(MAX_BLOCK_ACTIVE <= u8::MAX as usize);
+
 /// `before`'s squares after `mv`: the mover on its target, its square empty.
 pub fn squares_after(before: &Squares, mv: &BlockMove) -> Squares {
     let mut after = *before;
     after[mv.to.index()] = after[mv.from.index()];
     after[mv.from.index()] = 0;
     after
+}
+
+/// Walks two sorted entry lists (multisets) and calls `f(entry, added)`
+/// for each entry only in `new` (`added`) or only in `old`.
+#[inline]
+pub fn diff<T: Copy + Ord>(old: &[T], new: &[T], mut f: impl FnMut(T, bool)) {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() && j < new.len() {
+        match old[i].cmp(&new[j]) {
+            std::cmp::Ordering::Less => {
+                f(old[i], false);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                f(new[j], true);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    old[i..].iter().for_each(|&e| f(e, false));
+    new[j..].iter().for_each(|&e| f(e, true));
 }

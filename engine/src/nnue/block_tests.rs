@@ -69,6 +69,10 @@ fn declarations_name_their_blocks() {
         for (i, b) in d.blocks.iter().enumerate() {
             assert!(!d.blocks[i + 1..].contains(b), "{}: {b:?} twice", d.name);
         }
+        // The accumulator keeps one part apart (`apart`).
+        let apart = d.blocks.iter().filter(|b| b.kept_apart()).count();
+        assert!(apart <= 1, "{}: {apart} blocks kept apart", d.name);
+        assert!(!d.blocks[0].kept_apart(), "{}", d.name);
         let sizes: usize = d.blocks.iter().map(|b| b.size()).sum();
         assert_eq!(d.set.inputs(), sizes);
         let placed: Vec<(usize, Block)> = d.set.placed_blocks().collect();
@@ -86,7 +90,8 @@ fn declarations_name_their_blocks() {
 /// not force a refresh turns the active inputs before it into those after
 /// it by its changes (each removed input was active); one that does is a
 /// king changing its view; active inputs are in range, and both
-/// perspectives have as many, paired in order.
+/// perspectives have as many, paired in order; a block kept apart lists
+/// them as its sorted entries.
 #[test]
 fn a_moves_changes_lead_to_the_inputs_after_it() {
     let moves = random_moves(12, 100, 0xb10c);
@@ -123,6 +128,18 @@ fn a_moves_changes_lead_to_the_inputs_after_it() {
                     pairs.iter().map(|&(r, b)| [r, b][p.index()]).collect();
                 paired.sort_unstable();
                 assert_eq!(paired, active, "{block:?}: pairs in order");
+                if block.kept_apart() {
+                    // Its entries are its active inputs, seen from either side.
+                    let entries = block.entries(&squares);
+                    let mut from_entries: Vec<usize> = entries
+                        .as_slice()
+                        .iter()
+                        .map(|&e| block.entry_index(p, e))
+                        .collect();
+                    from_entries.sort_unstable();
+                    assert_eq!(from_entries, active, "{block:?}: entries");
+                    assert!(entries.as_slice().windows(2).all(|w| w[0] <= w[1]));
+                }
                 let after = sorted_active(block, p, &after_board);
                 if block.forces_refresh(p, &before, &block_move) {
                     refreshes += 1;

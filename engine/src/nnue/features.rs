@@ -54,7 +54,7 @@
 //! trainer's inputs, the network file's limits and growth all loop over
 //! the blocks.
 
-pub use super::block::{BlockMove, InputBlock, Placement, Squares};
+pub use super::block::{BlockMove, EntryList, InputBlock, Placement, Squares};
 pub use super::psq::{
     FEATURES, KING_BUCKETS, KingLayout, MAX_KING_BUCKETS, PieceSquare, View, feature_index,
     mirror_square,
@@ -135,6 +135,20 @@ impl InputBlock for Block {
 
     fn forces_refresh(&self, perspective: Color, before: &Placement, mv: &BlockMove) -> bool {
         each_block!(self, b => b.forces_refresh(perspective, before, mv))
+    }
+
+    fn kept_apart(&self) -> bool {
+        each_block!(self, b => b.kept_apart())
+    }
+
+    #[inline]
+    fn entries(&self, squares: &Squares) -> EntryList {
+        each_block!(self, b => b.entries(squares))
+    }
+
+    #[inline(always)]
+    fn entry_index(&self, perspective: Color, entry: u16) -> usize {
+        each_block!(self, b => b.entry_index(perspective, entry))
     }
 
     fn for_each_change(
@@ -292,6 +306,12 @@ impl FeatureSet {
             *offset += block.size();
             Some((at, block))
         })
+    }
+
+    /// The block the accumulator keeps apart (see
+    /// [`InputBlock::kept_apart`]) with its first input, if the set has one.
+    pub fn apart_block(self) -> Option<(usize, Block)> {
+        self.placed_blocks().find(|(_, b)| b.kept_apart())
     }
 
     /// The index of `block`'s first input, if the set has it.

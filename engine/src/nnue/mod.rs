@@ -108,10 +108,12 @@
 // `threats`), `features` (every feature set's declaration: ids, names and
 // the list of its blocks), `arch` (a network's shape), `network` (its
 // weights and file), `grow` (a network into a richer shape), `finny` (the
-// refresh cache), `stack` and `output` (the layers after the accumulator),
+// refresh cache), `apart` (the accumulator's part for the block a set keeps
+// apart from the piece-square rows), `stack` and `output` (the layers after the accumulator),
 // `accumulator` (the first layer, kept incrementally, and the evaluation
 // through the others).
 mod accumulator;
+mod apart;
 mod arch;
 pub mod block;
 pub mod features;
