@@ -161,7 +161,8 @@ fn a_moves_changes_lead_to_the_inputs_after_it() {
                 assert_eq!(active, after, "{block:?} {} {mv}", board.to_fen());
             }
         }
-        assert!(changes > 1000, "{block:?}: {changes} changes");
+        // Every kind changes with some moves (captures at least).
+        assert!(changes > 100, "{block:?}: {changes} changes");
         let bucketed = matches!(block, Block::PieceSquare(PieceSquare(k)) if k != KingLayout::None);
         assert_eq!(refreshes > 0, bucketed, "{block:?}: {refreshes} refreshes");
     }
