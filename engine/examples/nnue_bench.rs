@@ -13,9 +13,9 @@
 //! hidden layers' inputs are zero, which random weights do not show.
 
 use jiangjun_engine::bench::POSITIONS;
-use jiangjun_engine::nnue::features::squares_of;
+use jiangjun_engine::nnue::features::{THREATS, squares_of};
 use jiangjun_engine::nnue::finny::RefreshCache;
-use jiangjun_engine::nnue::threats::ThreatList;
+use jiangjun_engine::nnue::threats::threat_list;
 use jiangjun_engine::nnue::{Accumulator, Arch, FeatureSet, Network, QA, evaluate, stack};
 use std::hint::black_box;
 use std::time::Instant;
@@ -218,7 +218,7 @@ fn main() {
     let mut total = 0usize;
     let list_ns = time_ns(2_000_000, || {
         k = (k + 1) % squares.len();
-        total += ThreatList::of(black_box(&squares[k])).as_slice().len();
+        total += threat_list(black_box(&squares[k])).as_slice().len();
     });
     black_box(total);
     if arch.has_hidden() {
@@ -263,7 +263,7 @@ fn main() {
     );
     println!("update, king move, refresh cache: {king_cached_ns:8.1} ns");
     println!("evaluate:                         {eval_ns:8.1} ns");
-    if arch.features.has_threats() {
+    if arch.features.offset_of(THREATS).is_some() {
         println!("attack list of a position:        {list_ns:8.1} ns");
     }
 }

@@ -1,17 +1,17 @@
 //! The active inputs of a position, as the trainer reads them from a
-//! packed record or a board: the feature set's (piece-square, king
-//! buckets, threat inputs) for both perspectives, and for a network with a
+//! packed record or a board: the feature set's, block by block through the
+//! engine's declarations (`nnue::features`), for both perspectives, and for a network with a
 //! side accumulator its threat squares (`nnue::side`).
 
 use crate::data::Chunk;
-use jiangjun_engine::nnue::features::MAX_ACTIVE;
+use jiangjun_engine::nnue::features::{InputBlock, MAX_ACTIVE, Placement};
 use jiangjun_engine::nnue::side::{AttackList, side_index};
-use jiangjun_engine::nnue::threats::{MAX_THREATS, ThreatList};
+use jiangjun_engine::nnue::threats::MAX_THREATS;
 use jiangjun_engine::nnue::{FeatureSet, output_bucket};
 use xiangqi::{Board, Color, FILES, Piece, PieceKind, SQUARES, Square};
 
 /// Most active inputs per perspective: a piece-square input per piece,
-/// then a threat input per attack.
+/// then a threat input per attack (the blocks of any declared set).
 pub const MAX_INPUTS: usize = MAX_ACTIVE + MAX_THREATS;
 
 /// The active inputs of one position from both perspectives.
@@ -43,7 +43,6 @@ impl Inputs {
         side_to_move: Color,
         pieces: &[(Piece, Square)],
     ) -> Inputs {
-        let views = set.views_of(pieces);
         let (us, them) = (side_to_move, side_to_move.flip());
         let n = pieces.len().min(MAX_ACTIVE);
         let mut inp = Inputs {
@@ -60,17 +59,23 @@ impl Inputs {
         for &(piece, sq) in &pieces[..n] {
             inp.squares[sq.index()] = piece.index() as u8 + 1;
         }
-        for (i, &(piece, sq)) in pieces.iter().take(MAX_ACTIVE).enumerate() {
-            inp.us[i] = set.index(us, views[us.index()], piece, sq) as u16;
-            inp.them[i] = set.index(them, views[them.index()], piece, sq) as u16;
+        // Block by block, as the engine's `active_features` lists them.
+        let squares = inp.squares;
+        let position = Placement {
+            pieces: &pieces[..n],
+            squares: &squares,
+        };
+        let mut len = 0;
+        for (offset, block) in set.placed_blocks() {
+            block.for_each_active_pair([us, them], &position, |u, t| {
+                if len < MAX_INPUTS {
+                    inp.us[len] = (offset + u) as u16;
+                    inp.them[len] = (offset + t) as u16;
+                    len += 1;
+                }
+            });
         }
-        if set.has_threats() {
-            for &e in ThreatList::of(&inp.squares).as_slice() {
-                inp.us[inp.len] = set.threat_index(us, e) as u16;
-                inp.them[inp.len] = set.threat_index(them, e) as u16;
-                inp.len += 1;
-            }
-        }
+        inp.len = len;
         inp
     }
 
@@ -186,7 +191,8 @@ mod tests {
         expected.sort_unstable();
         assert_eq!(us, expected);
         assert_eq!(a.pieces, 28);
-        assert_eq!(a.len > a.pieces, set.has_threats());
+        // Past the pieces come the other blocks' inputs (this position has attacks).
+        assert_eq!(a.len > a.pieces, set.blocks().len() > 1);
     }
 
     /// The decoder, which visits only occupied squares a word at a time,

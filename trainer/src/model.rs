@@ -6,10 +6,10 @@
 //! ```text
 //! a_us   = b1 + Σ_{f ∈ features(side to move)} W1[f]       (L1 values)
 //! a_them = b1 + Σ_{f ∈ features(other side)}   W1[f]
-//!          (features through the engine's `FeatureSet::index`, king
-//!          buckets and their mirror included, and `threat_index` for the
-//!          attacks of a threat set, rebuilt from the record's squares;
-//!          an input active twice counts twice)
+//!          (features through the engine's declared blocks, king
+//!          buckets and their mirror included, the attacks of a threat
+//!          block rebuilt from the record's squares; an input active
+//!          twice counts twice)
 //! h      = [screlu(a_us), screlu(a_them)],  screlu(x) = clamp(x, 0, 1)²
 //! out    = W2[bucket] · h + b2[bucket]
 //! eval   = SCALE · out   (centipawn-like, side to move's view)
@@ -24,8 +24,8 @@
 //! Quantisation: `W1, b1 → round(· QA)`, `W2 → round(· QB)`,
 //! `b2 → round(· QA · QB)`; the engine's integer formula then computes the
 //! same `eval` up to rounding. The weights are kept inside the ranges that
-//! quantise within the engine's limits ([`L1_LIMIT`], [`THREAT_LIMIT`] for
-//! threat rows, [`OUT_LIMIT`], [`OUT_BIAS_LIMIT`]).
+//! quantise within the engine's limits ([`L1_LIMIT`], each input block's
+//! own for its rows ([`block_limit`]), [`OUT_LIMIT`], [`OUT_BIAS_LIMIT`]).
 
 pub use crate::activation::screlu;
 use crate::data::Chunk;
@@ -33,6 +33,7 @@ pub use crate::inputs::{Inputs, MAX_INPUTS};
 use crate::rng::Rng;
 use crate::side::{self, SideStart};
 use crate::stack::{self, HIDDEN_B_LIMIT, HIDDEN_W_LIMIT, STACK_OUT_LIMIT};
+use jiangjun_engine::nnue::features::{Block, InputBlock};
 use jiangjun_engine::nnue::side::SIDE_INPUTS;
 use jiangjun_engine::nnue::stack::{MAX_HIDDEN_WEIGHT, QACT, QH, QO};
 use jiangjun_engine::nnue::threats::MAX_THREAT_WEIGHT;
@@ -43,6 +44,11 @@ use xiangqi::Board;
 pub const L1_LIMIT: f32 = MAX_L1_WEIGHT as f32 / QA as f32;
 /// Largest threat weight: quantises to at most `MAX_THREAT_WEIGHT`.
 pub const THREAT_LIMIT: f32 = MAX_THREAT_WEIGHT as f32 / QA as f32;
+
+/// Largest weight of `block`'s rows: quantises to at most its bound.
+pub fn block_limit(block: Block) -> f32 {
+    block.weight_bound() as f32 / QA as f32
+}
 /// Largest output weight: quantises to at most `MAX_OUT_WEIGHT`.
 pub const OUT_LIMIT: f32 = MAX_OUT_WEIGHT as f32 / QB as f32;
 /// Largest output bias: quantises into an `i16`.
@@ -366,11 +372,12 @@ impl FloatNet {
     /// Keep every weight inside the range that quantises within the
     /// engine's limits.
     pub fn clip(&mut self) {
-        // Threat rows (after the piece-square rows) have their own limit.
-        let n = self.piece_weights();
-        let (piece_rows, threat_rows) = self.l1_w.split_at_mut(n);
-        clamp(piece_rows, L1_LIMIT);
-        clamp(threat_rows, THREAT_LIMIT);
+        // Each input block's rows have the block's own limit.
+        let l1 = self.l1();
+        for (at, block) in self.arch.features.placed_blocks() {
+            let rows = &mut self.l1_w[at * l1..(at + block.size()) * l1];
+            clamp(rows, block_limit(block));
+        }
         clamp(&mut self.side_w, L1_LIMIT);
         self.clip_dense();
     }
@@ -378,11 +385,7 @@ impl FloatNet {
     /// The limit of first-layer row `f` (an input's weights), as
     /// [`FloatNet::clip`] applies it.
     pub fn row_limit(&self, f: usize) -> f32 {
-        if f < self.arch.features.piece_inputs() {
-            L1_LIMIT
-        } else {
-            THREAT_LIMIT
-        }
+        self.arch.features.block_of(f).map_or(L1_LIMIT, block_limit)
     }
 
     /// [`FloatNet::clip`] on everything but the first layer's rows: a
@@ -415,9 +418,12 @@ impl FloatNet {
                 .map(|&w| (w * scale).round().clamp(-(limit as f32), limit as f32) as i16)
                 .collect()
         };
-        let (piece_rows, threat_rows) = self.l1_w.split_at(self.piece_weights());
-        let mut l1_w = q(piece_rows, QA as f32, MAX_L1_WEIGHT);
-        l1_w.extend(q(threat_rows, QA as f32, MAX_THREAT_WEIGHT));
+        let l1 = self.l1();
+        let mut l1_w = Vec::with_capacity(self.l1_w.len());
+        for (at, block) in self.arch.features.placed_blocks() {
+            let rows = &self.l1_w[at * l1..(at + block.size()) * l1];
+            l1_w.extend(q(rows, QA as f32, block.weight_bound()));
+        }
         let mut blocks = vec![l1_w, q(&self.l1_b, QA as f32, MAX_L1_WEIGHT)];
         if self.arch.has_hidden() {
             let hw = MAX_HIDDEN_WEIGHT;
@@ -508,12 +514,6 @@ impl FloatNet {
         }
         side::from_network(net, (&mut f.side_w, &mut f.side_b, &mut f.side_out));
         f
-    }
-
-    /// First-layer weights of the piece-square inputs (the threat
-    /// inputs' follow).
-    fn piece_weights(&self) -> usize {
-        self.arch.features.piece_inputs() * self.l1()
     }
 
     /// Number of parameters.

@@ -14,15 +14,8 @@
 //! alone is recomputed from the pieces after the move, the other half is
 //! updated as usual.
 //!
-//! With threat inputs (see `threats`), a move also changes the attacks of
-//! pieces other than the mover (a cannon's screen, a horse's leg, a rook's
-//! line): the accumulator keeps the position's squares and its sorted
-//! attack list, and a move recomputes the list from the squares after it
-//! and applies the difference (usually a few entries). That part is kept
-//! apart, without bias, so that each part keeps its own `i16` bound, and
-//! the two are summed (saturating, which is exact inside SCReLU's clamp)
-//! into what evaluation reads; piece-square updates and king-bucket
-//! refreshes never touch it.
+//! A feature set's block kept apart (see `apart`) has its own part,
+//! summed with this one into what evaluation reads.
 //!
 //! The arithmetic wraps (`wrapping_add`/`wrapping_sub`): the final values are
 //! exact because every network keeps bias + 32 pieces within `i16` (see
@@ -31,6 +24,8 @@
 //! trip count, which the compiler vectorises whole (see `simd`), and once
 //! more for any other width.
 
+use super::apart::ApartPart;
+use super::block::Squares;
 use super::features::{MAX_ACTIVE, View, for_each_piece, output_bucket};
 use super::finny::RefreshCache;
 use super::network::Network;
@@ -39,7 +34,6 @@ use super::quant::QA;
 use super::rows::{MAX_ROWS, apply_rows, by_width, width};
 use super::side::{self, SidePart};
 use super::simd;
-use super::threats::{self, Squares, ThreatList};
 use xiangqi::{Board, Color, Move, Piece, PieceKind, Square};
 
 /// `dst = src + add - sub`.
@@ -72,77 +66,6 @@ fn add_sub_sub<const N: usize>(
     }
 }
 
-/// `dst += rows of the entries only in new − rows of those only in old`,
-/// for both perspectives (Red's `L1` values, then Black's): the rows are
-/// gathered, then summed a tile at a time (`apply_rows`).
-#[inline(always)]
-fn apply_threats_n<const N: usize>(dst: &mut [i16], net: &Network, old: &[u16], new: &[u16]) {
-    let (set, l1) = (net.features(), net.l1());
-    // Each list holds at most MAX_THREATS (= MAX_ROWS) entries, so at most
-    // that many came and that many went.
-    let mut added = [0u16; MAX_ROWS];
-    let mut removed = [0u16; MAX_ROWS];
-    let (mut na, mut nr) = (0, 0);
-    threats::diff(old, new, |entry, is_added| {
-        if is_added {
-            added[na] = entry;
-            na += 1;
-        } else {
-            removed[nr] = entry;
-            nr += 1;
-        }
-    });
-    let (red, black) = dst.split_at_mut(l1);
-    for (p, half) in [(Color::Red, red), (Color::Black, black)] {
-        let mut add: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
-        let mut sub: [&[i16]; MAX_ROWS] = [&[]; MAX_ROWS];
-        for (row, &e) in add.iter_mut().zip(&added[..na]) {
-            *row = net.l1_row(set.threat_index(p, e));
-        }
-        for (row, &e) in sub.iter_mut().zip(&removed[..nr]) {
-            *row = net.l1_row(set.threat_index(p, e));
-        }
-        apply_rows::<N>(half, &add[..na], &sub[..nr]);
-    }
-}
-
-/// The threat inputs' part of an accumulator (threat feature sets only).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct ThreatPart {
-    /// Σ rows of the active threat inputs: Red's `L1`, then Black's (no bias).
-    values: Vec<i16>,
-    /// The piece-square values plus `values`, saturating: what evaluation reads.
-    sum: Vec<i16>,
-    /// The position's squares and its attacks.
-    squares: Squares,
-    list: ThreatList,
-}
-
-impl ThreatPart {
-    fn empty() -> Box<ThreatPart> {
-        Box::new(ThreatPart {
-            values: Vec::new(),
-            sum: Vec::new(),
-            squares: [0; xiangqi::SQUARES],
-            list: ThreatList::default(),
-        })
-    }
-
-    /// `sum = psq + values`.
-    #[inline(always)]
-    fn sum_n<const N: usize>(&mut self, psq: &[i16]) {
-        self.sum.resize(psq.len(), 0);
-        for half in 0..2 {
-            let n = width::<N>(psq.len() / 2);
-            let r = half * n..(half + 1) * n;
-            let (dst, a, b) = (&mut self.sum[r.clone()], &psq[r.clone()], &self.values[r]);
-            for i in 0..n {
-                dst[i] = a[i].saturating_add(b[i]);
-            }
-        }
-    }
-}
-
 /// The first-layer output of one position from both perspectives, the
 /// views they were computed in, and the number of pieces (for the output
 /// bucket).
@@ -153,8 +76,9 @@ pub struct Accumulator {
     values: Vec<i16>,
     views: [View; 2],
     pieces: u32,
-    /// The threat inputs' part, for a feature set that has them.
-    threats: Option<Box<ThreatPart>>,
+    /// The part of the block kept apart (see `apart`), for a feature set
+    /// that has one.
+    apart: Option<Box<ApartPart>>,
     /// The side accumulator of threat squares, for a network that has one.
     side: Option<Box<SidePart>>,
 }
@@ -166,7 +90,7 @@ impl Accumulator {
             values: [net.l1_bias(), net.l1_bias()].concat(),
             views: [View::default(); 2],
             pieces: 0,
-            threats: None,
+            apart: None,
             side: None,
         }
     }
@@ -207,10 +131,14 @@ impl Accumulator {
         for &(p, sq) in pieces {
             squares[sq.index()] = p.index() as u8 + 1;
         }
-        if net.features().has_threats() {
-            self.refresh_threats(net, &squares);
-        } else {
-            self.threats = None;
+        match net.features().apart_block() {
+            Some((offset, block)) => {
+                let part = self
+                    .apart
+                    .get_or_insert_with(|| ApartPart::empty((block, offset)));
+                part.refresh(net, (block, offset), &squares, &self.values);
+            }
+            None => self.apart = None,
         }
         self.side = (net.arch().side != 0).then(|| Box::new(SidePart::new(net, &squares)));
     }
@@ -231,67 +159,27 @@ impl Accumulator {
         }
     }
 
-    /// Recompute the threat part for the position `squares`.
-    fn refresh_threats(&mut self, net: &Network, squares: &Squares) {
-        let part = &mut **self.threats.get_or_insert_with(ThreatPart::empty);
-        part.squares = *squares;
-        part.list = ThreatList::of(squares);
-        part.values.clear();
-        part.values.resize(2 * net.l1(), 0);
-        let (values, list) = (&mut part.values, part.list.as_slice());
-        simd::dispatch(
-            #[inline(always)]
-            || by_width!(net.l1(), apply_threats_n, values, net, &[], list),
-        );
-        let psq = &self.values;
-        simd::dispatch(
-            #[inline(always)]
-            || by_width!(net.l1(), ThreatPart::sum_n, part, psq),
-        );
-    }
-
-    /// Become `parent`'s threat part after `mv` (whose piece-square part is
-    /// already done): the squares after the move, their attacks, and the
-    /// rows of the attacks that came and went. Nothing without threats.
+    /// Become `parent`'s part for the block kept apart after `mv` (whose
+    /// piece-square part is already done). Nothing without one.
     #[inline(always)]
-    fn update_threats(&mut self, parent: &Accumulator, net: &Network, mv: Move) {
-        let Some(old) = parent.threats.as_deref() else {
-            if self.threats.is_some() {
-                self.threats = None;
+    fn update_apart(&mut self, parent: &Accumulator, net: &Network, mv: Move) {
+        let Some(old) = parent.apart.as_deref() else {
+            if self.apart.is_some() {
+                self.apart = None;
             }
             return;
         };
-        self.update_threats_from(old, net, mv);
+        self.update_apart_from(old, net, mv);
     }
 
+    /// [`Accumulator::update_apart`] for a set that has the part: out of
+    /// line, so that a set without one pays only the check.
     #[inline(never)]
-    fn update_threats_from(&mut self, old: &ThreatPart, net: &Network, mv: Move) {
-        let part = &mut **self.threats.get_or_insert_with(ThreatPart::empty);
-        part.squares = old.squares;
-        part.squares[mv.to().index()] = part.squares[mv.from().index()];
-        part.squares[mv.from().index()] = 0;
-        part.list = ThreatList::of(&part.squares);
-        part.values.clear();
-        part.values.extend_from_slice(&old.values);
-        let (values, list) = (&mut part.values, part.list.as_slice());
-        let psq = &self.values;
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                by_width!(
-                    net.l1(),
-                    apply_threats_n,
-                    values,
-                    net,
-                    old.list.as_slice(),
-                    list
-                );
-            },
-        );
-        simd::dispatch(
-            #[inline(always)]
-            || by_width!(net.l1(), ThreatPart::sum_n, part, psq),
-        );
+    fn update_apart_from(&mut self, old: &ApartPart, net: &Network, mv: Move) {
+        let part = self
+            .apart
+            .get_or_insert_with(|| ApartPart::empty(old.block()));
+        part.update_from(old, net, mv, &self.values);
     }
 
     /// Recompute `perspective`'s half in `view` for `pieces`.
@@ -388,13 +276,13 @@ impl Accumulator {
         }
     }
 
-    /// The values of `perspective`'s half (with threat inputs, both parts
+    /// The values of `perspective`'s half (with a block kept apart, both parts
     /// summed).
     #[inline(always)]
     pub fn values(&self, perspective: Color) -> &[i16] {
         let l1 = self.values.len() / 2;
-        let all = match &self.threats {
-            Some(t) => &t.sum,
+        let all = match &self.apart {
+            Some(part) => part.sum(),
             None => &self.values,
         };
         &all[perspective.index() * l1..(perspective.index() + 1) * l1]
@@ -475,7 +363,7 @@ impl Accumulator {
             }
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
-        self.update_threats(parent, net, mv);
+        self.update_apart(parent, net, mv);
         self.update_side(parent, net, mv);
     }
 
@@ -496,7 +384,7 @@ impl Accumulator {
             self.update_half(parent, net, p, (piece, mv), captured);
         }
         self.pieces = parent.pieces - captured.is_some() as u32;
-        self.update_threats(parent, net, mv);
+        self.update_apart(parent, net, mv);
         self.update_side(parent, net, mv);
     }
 
@@ -720,7 +608,7 @@ impl AccumulatorStack {
                     // In place: the slot keeps its allocation.
                     child.values.resize(parent.values.len(), 0);
                     child.values.copy_from_slice(&parent.values);
-                    child.threats.clone_from(&parent.threats);
+                    child.apart.clone_from(&parent.apart);
                     child.side.clone_from(&parent.side);
                 }
             }

@@ -203,7 +203,7 @@ impl Arch {
     }
 
     /// Inputs per perspective.
-    pub const fn inputs(&self) -> usize {
+    pub fn inputs(&self) -> usize {
         self.features.inputs()
     }
 
@@ -214,32 +214,28 @@ impl Arch {
     }
 
     /// Number of `i16` values in the file's payload.
-    pub const fn payload_values(&self) -> usize {
+    pub fn payload_values(&self) -> usize {
         let (l1, b) = (self.l1, self.output_buckets);
         self.inputs() * l1 + l1 + b * self.stack_values() + self.side_values()
     }
 
     /// Length of the payload in bytes.
-    pub const fn payload_len(&self) -> usize {
+    pub fn payload_len(&self) -> usize {
         2 * self.payload_values()
     }
 
     /// Length of the network file.
-    pub const fn file_len(&self) -> usize {
+    pub fn file_len(&self) -> usize {
         HEADER_LEN + self.payload_len()
     }
 
     /// The longest file of any supported architecture.
-    pub const fn max_file_len() -> usize {
+    pub fn max_file_len() -> usize {
         // The widest feature set, without and with the deepest hidden layers.
-        let mut features = FeatureSet::PieceSquare;
-        let mut i = 0;
-        while i < FeatureSet::ALL.len() {
-            if FeatureSet::ALL[i].inputs() == FeatureSet::max_inputs() {
-                features = FeatureSet::ALL[i];
-            }
-            i += 1;
-        }
+        let features = FeatureSet::ALL
+            .into_iter()
+            .max_by_key(|f| f.inputs())
+            .unwrap_or(FeatureSet::PieceSquare);
         let widest = Arch {
             features,
             l1: MAX_L1,

@@ -43,66 +43,27 @@
 //! attacks piece Y on square s" (see `threats`), the same in every view:
 //! 18,900 and 25,200 inputs.
 //!
-//! Everything, the engine's accumulator and the trainer alike, goes through
-//! [`FeatureSet::index`] and [`FeatureSet::threat_index`], so the two always
-//! agree on the indexing.
+//! # Declared as blocks
+//!
+//! Each set is a row of [`FeatureSet::DECLARED`]: its header id, its name,
+//! and its list of input blocks ([`Block`], each a type with the contract
+//! of `block::InputBlock`: size, active inputs, a move's changes, whether
+//! a move forces a refresh, its weight bound, its name), their inputs laid
+//! end to end. The engine and the trainer read a set's shape from there
+//! alone: the reference inputs of a position ([`active_features`]), the
+//! trainer's inputs, the network file's limits and growth all loop over
+//! the blocks.
 
-pub use super::threats::Squares;
-use super::threats::{THREAT_FEATURES, ThreatList, threat_index};
-use xiangqi::{Board, Color, FILES, Piece, PieceKind, RANKS, SQUARES, Square};
-
-/// Piece-square inputs per perspective: own/their × 7 kinds × 90 squares.
-pub const FEATURES: usize = 2 * PieceKind::ALL.len() * SQUARES;
-
-/// Most king buckets of any feature set (the refresh cache's slots).
-pub const MAX_KING_BUCKETS: usize = 9;
-
-/// Buckets of the own king's square in [`FeatureSet::KingBucket6`].
-pub const KING_BUCKETS: usize = 6;
+pub use super::block::{BlockMove, EntryList, InputBlock, Placement, Squares};
+pub use super::psq::{
+    FEATURES, KING_BUCKETS, KingLayout, MAX_KING_BUCKETS, PieceSquare, View, feature_index,
+    mirror_square,
+};
+pub use super::threats::Threats;
+use xiangqi::{Board, Color, Piece, PieceKind, SQUARES, Square};
 
 /// Most pieces on a Xiangqi board (and so most active features per perspective).
 pub const MAX_ACTIVE: usize = 32;
-
-/// How a feature set's piece-square inputs depend on the perspective's own
-/// king: which block of 1260 inputs it reads, and whether it sees the board
-/// mirrored left to right ([`View`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KingLayout {
-    /// One block whatever the king's square.
-    None,
-    /// `kingbucket6`: the palace square, d and f files merged by mirroring
-    /// (a king on the f file sees the board mirrored), 9 squares in 6
-    /// buckets. Mirrored and unmirrored kings share a bucket, so a net
-    /// without buckets (which is not left-right symmetric) cannot be
-    /// copied into it exactly.
-    Six,
-    /// `kingbucket9`: one bucket per palace square, and the three f-file
-    /// buckets mirrored, so that each bucket is either always mirrored or
-    /// never. A net without buckets grows into it exactly (each bucket a
-    /// copy, the f-file ones with the squares mirrored, so that they read
-    /// the same weight for the same piece on the same square), and the
-    /// f-file buckets see the board as the d-file ones do, so the trainer
-    /// can tie a d bucket to its f twin (`--tie-mirrored`) and keep
-    /// mirroring's data sharing. See docs/nnue.md, "Growing a net".
-    Nine,
-    /// `kingbucket3`: one bucket per file of the palace (d, e, f), the
-    /// f-file one mirrored: `kingbucket9` with its ranks merged. Grows from
-    /// a net without buckets exactly, its d and f buckets can be tied, and
-    /// at a 1024 accumulator it stays under the 8 MiB a built-in net may have.
-    Three,
-}
-
-impl KingLayout {
-    /// Buckets of the layout.
-    pub const fn buckets(self) -> usize {
-        match self {
-            KingLayout::None => 1,
-            KingLayout::Six => KING_BUCKETS,
-            KingLayout::Nine => MAX_KING_BUCKETS,
-            KingLayout::Three => 3,
-        }
-    }
-}
 
 /// One feature set, declared once: the engine (indexing, the network file's
 /// header, messages) and the trainer (`--features`, its model) read
@@ -114,11 +75,100 @@ pub struct Declaration {
     pub id: u16,
     /// The name on the command line and in messages.
     pub name: &'static str,
-    /// King buckets and mirroring of the piece-square inputs.
-    pub kings: KingLayout,
-    /// Whether the 17,640 threat inputs (`threats`) follow the piece-square ones.
-    pub threats: bool,
+    /// Its input blocks, laid end to end in this order: the piece-square
+    /// block first, in its king layout (every set has one).
+    pub blocks: &'static [Block],
 }
+
+/// One input block of a feature set: each kind is a type of its own with
+/// the contract of [`InputBlock`], matched here (statically, no pointer
+/// call). A new kind is its type and a variant with its two match arms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Block {
+    /// The pieces on their squares, in a king layout (`psq`).
+    PieceSquare(PieceSquare),
+    /// The attacks between pieces (`threats`).
+    Threats(Threats),
+}
+
+/// `$body` with `$b` bound to the concrete block inside `$block`.
+macro_rules! each_block {
+    ($block:expr, $b:ident => $body:expr) => {
+        match $block {
+            Block::PieceSquare($b) => $body,
+            Block::Threats($b) => $body,
+        }
+    };
+}
+
+impl InputBlock for Block {
+    fn tag(&self) -> &'static str {
+        each_block!(self, b => b.tag())
+    }
+
+    fn size(&self) -> usize {
+        each_block!(self, b => b.size())
+    }
+
+    fn weight_bound(&self) -> i16 {
+        each_block!(self, b => b.weight_bound())
+    }
+
+    fn rows_name(&self) -> &'static str {
+        each_block!(self, b => b.rows_name())
+    }
+
+    #[inline]
+    fn for_each_active(&self, perspective: Color, position: &Placement, f: impl FnMut(usize)) {
+        each_block!(self, b => b.for_each_active(perspective, position, f))
+    }
+
+    #[inline]
+    fn for_each_active_pair(
+        &self,
+        perspectives: [Color; 2],
+        position: &Placement,
+        f: impl FnMut(usize, usize),
+    ) {
+        each_block!(self, b => b.for_each_active_pair(perspectives, position, f))
+    }
+
+    fn forces_refresh(&self, perspective: Color, before: &Placement, mv: &BlockMove) -> bool {
+        each_block!(self, b => b.forces_refresh(perspective, before, mv))
+    }
+
+    fn kept_apart(&self) -> bool {
+        each_block!(self, b => b.kept_apart())
+    }
+
+    #[inline]
+    fn entries(&self, squares: &Squares) -> EntryList {
+        each_block!(self, b => b.entries(squares))
+    }
+
+    #[inline(always)]
+    fn entry_index(&self, perspective: Color, entry: u16) -> usize {
+        each_block!(self, b => b.entry_index(perspective, entry))
+    }
+
+    fn for_each_change(
+        &self,
+        perspective: Color,
+        before: &Placement,
+        mv: &BlockMove,
+        f: impl FnMut(usize, bool),
+    ) {
+        each_block!(self, b => b.for_each_change(perspective, before, mv, f))
+    }
+}
+
+/// The piece-square block in layout `kings`.
+const fn psq(kings: KingLayout) -> Block {
+    Block::PieceSquare(PieceSquare(kings))
+}
+
+/// The threat block.
+pub const THREATS: Block = Block::Threats(Threats);
 
 /// A feature set: how a perspective's pieces become input indices. Network
 /// files name it by [`FeatureSet::id`]; the trainer's `--features` by
@@ -140,41 +190,6 @@ pub enum FeatureSet {
     KingBucket3,
 }
 
-/// Which block of a king-bucketed feature set a perspective reads, and
-/// whether it sees the board mirrored left to right.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct View {
-    /// `bucket · FEATURES`.
-    offset: u16,
-    mirror: bool,
-}
-
-impl View {
-    /// The view of block `bucket`, mirrored or not.
-    pub const fn new(bucket: usize, mirror: bool) -> View {
-        View {
-            offset: (bucket * FEATURES) as u16,
-            mirror,
-        }
-    }
-
-    /// The king bucket (0 for a feature set without buckets).
-    pub fn bucket(self) -> usize {
-        self.offset as usize / FEATURES
-    }
-
-    /// Whether the perspective sees the board mirrored left to right.
-    pub fn mirrored(self) -> bool {
-        self.mirror
-    }
-}
-
-/// `sq` mirrored left to right (file `f` to `8 − f`).
-#[inline(always)]
-pub const fn mirror_square(sq: usize) -> usize {
-    sq - sq % FILES + (FILES - 1 - sq % FILES)
-}
-
 impl FeatureSet {
     /// Every feature set's declaration, in the variants' order. Adding a
     /// set is a variant and its row here (CONTRIBUTING.md, "Adding an
@@ -184,43 +199,37 @@ impl FeatureSet {
             set: FeatureSet::PieceSquare,
             id: 0,
             name: "psq",
-            kings: KingLayout::None,
-            threats: false,
+            blocks: &[psq(KingLayout::None)],
         },
         Declaration {
             set: FeatureSet::KingBucket6,
             id: 1,
             name: "kingbucket6",
-            kings: KingLayout::Six,
-            threats: false,
+            blocks: &[psq(KingLayout::Six)],
         },
         Declaration {
             set: FeatureSet::PieceSquareThreats,
             id: 2,
             name: "psq+threats",
-            kings: KingLayout::None,
-            threats: true,
+            blocks: &[psq(KingLayout::None), THREATS],
         },
         Declaration {
             set: FeatureSet::KingBucket6Threats,
             id: 3,
             name: "kingbucket6+threats",
-            kings: KingLayout::Six,
-            threats: true,
+            blocks: &[psq(KingLayout::Six), THREATS],
         },
         Declaration {
             set: FeatureSet::KingBucket9,
             id: 4,
             name: "kingbucket9",
-            kings: KingLayout::Nine,
-            threats: false,
+            blocks: &[psq(KingLayout::Nine)],
         },
         Declaration {
             set: FeatureSet::KingBucket3,
             id: 5,
             name: "kingbucket3",
-            kings: KingLayout::Three,
-            threats: false,
+            blocks: &[psq(KingLayout::Three)],
         },
     ];
 
@@ -284,64 +293,79 @@ impl FeatureSet {
         sets.join(", ")
     }
 
+    /// The set's input blocks, in their order.
+    #[inline(always)]
+    pub const fn blocks(self) -> &'static [Block] {
+        self.declaration().blocks
+    }
+
+    /// Each block with the index of its first input, in order.
+    pub fn placed_blocks(self) -> impl Iterator<Item = (usize, Block)> {
+        self.blocks().iter().scan(0, |offset, &block| {
+            let at = *offset;
+            *offset += block.size();
+            Some((at, block))
+        })
+    }
+
+    /// The block the accumulator keeps apart (see
+    /// [`InputBlock::kept_apart`]) with its first input, if the set has one.
+    pub fn apart_block(self) -> Option<(usize, Block)> {
+        self.placed_blocks().find(|(_, b)| b.kept_apart())
+    }
+
+    /// The index of `block`'s first input, if the set has it.
+    pub fn offset_of(self, block: Block) -> Option<usize> {
+        self.placed_blocks()
+            .find(|&(_, b)| b == block)
+            .map(|(at, _)| at)
+    }
+
+    /// The block that input `input` belongs to.
+    pub fn block_of(self, input: usize) -> Option<Block> {
+        self.placed_blocks()
+            .find(|&(at, b)| (at..at + b.size()).contains(&input))
+            .map(|(_, b)| b)
+    }
+
     /// Inputs per perspective.
-    pub const fn inputs(self) -> usize {
-        self.piece_inputs()
-            + if self.has_threats() {
-                THREAT_FEATURES
-            } else {
-                0
-            }
+    pub fn inputs(self) -> usize {
+        self.blocks().iter().map(|b| b.size()).sum()
     }
 
     /// The most inputs of any set.
-    pub const fn max_inputs() -> usize {
-        let mut most = 0;
-        let mut i = 0;
-        while i < FeatureSet::ALL.len() {
-            let n = FeatureSet::ALL[i].inputs();
-            if n > most {
-                most = n;
-            }
-            i += 1;
-        }
-        most
+    pub fn max_inputs() -> usize {
+        FeatureSet::ALL
+            .iter()
+            .map(|f| f.inputs())
+            .max()
+            .unwrap_or(0)
     }
 
-    /// Piece-square inputs per perspective (all buckets): the first inputs.
+    /// The piece-square block's inputs (all buckets): the first inputs.
     pub const fn piece_inputs(self) -> usize {
-        self.king_buckets() * FEATURES
-    }
-
-    /// Whether the set has the threat inputs (see `threats`), after its
-    /// piece-square inputs.
-    #[inline(always)]
-    pub const fn has_threats(self) -> bool {
-        self.declaration().threats
-    }
-
-    /// The input of threat `entry` (see `threats`) for `perspective`.
-    #[inline(always)]
-    pub fn threat_index(self, perspective: Color, entry: u16) -> usize {
-        self.piece_inputs() + threat_index(perspective, entry)
+        PieceSquare(self.kings()).inputs()
     }
 
     /// Number of king buckets (1: the king's square picks nothing).
     pub const fn king_buckets(self) -> usize {
-        self.declaration().kings.buckets()
+        self.kings().buckets()
     }
 
-    /// The king layout of the piece-square inputs.
+    /// The king layout of the piece-square block (which comes first).
     #[inline(always)]
     pub const fn kings(self) -> KingLayout {
-        self.declaration().kings
+        match self.declaration().blocks.first() {
+            Some(Block::PieceSquare(PieceSquare(kings))) => *kings,
+            _ => KingLayout::None,
+        }
     }
 
     /// The input that reads the mirror image of what `input` reads, in the
     /// other bucket of the same rank (`kingbucket9`, `kingbucket3`: a d-file
     /// bucket's piece-square input and the f-file bucket's with the same
     /// offset, which sees the board mirrored; the trainer can tie the two).
-    /// `None` for an e-file bucket, a threat input, or another layout.
+    /// `None` for an e-file bucket, an input of another block, or another layout.
     pub const fn mirror_twin(self, input: usize) -> Option<usize> {
         if !matches!(self.kings(), KingLayout::Nine | KingLayout::Three)
             || input >= self.piece_inputs()
@@ -360,22 +384,7 @@ impl FeatureSet {
     /// palace square, so that no input is ever out of range.
     #[inline(always)]
     pub fn view(self, perspective: Color, king: Square) -> View {
-        let layout = self.kings();
-        if layout == KingLayout::None {
-            return View::default();
-        }
-        let s = king.index();
-        let (file, rank) = (s % FILES, s / FILES);
-        let rank = match perspective {
-            Color::Red => rank,
-            Color::Black => RANKS - 1 - rank,
-        };
-        let bucket = match layout {
-            KingLayout::Nine => rank.min(2) * 3 + file.clamp(3, 5) - 3,
-            KingLayout::Three => file.clamp(3, 5) - 3,
-            _ => rank.min(2) * 2 + (file != 4) as usize,
-        };
-        View::new(bucket, file > 4)
+        self.kings().view(perspective, king)
     }
 
     /// The view of `perspective` on `board` (from its king's square).
@@ -399,12 +408,7 @@ impl FeatureSet {
     /// The input of `piece` on `square` for `perspective` in `view`.
     #[inline(always)]
     pub fn index(self, perspective: Color, view: View, piece: Piece, square: Square) -> usize {
-        let s = if view.mirror {
-            Square::from_index_unchecked(mirror_square(square.index()))
-        } else {
-            square
-        };
-        view.offset as usize + feature_index(perspective, piece, s)
+        view.index(perspective, piece, square)
     }
 }
 
@@ -412,21 +416,6 @@ impl std::fmt::Display for FeatureSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// The piece-square input of `piece` on `square` as seen from `perspective`
-/// (feature set 0; the other sets add a bucket offset and maybe a mirror).
-#[inline(always)]
-pub const fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
-    let s = square.index();
-    let (relative, s) = match perspective {
-        Color::Red => (piece.color() as usize, s),
-        Color::Black => (
-            1 - piece.color() as usize,
-            s % FILES + FILES * (RANKS - 1 - s / FILES),
-        ),
-    };
-    (relative * 7 + piece.kind() as usize) * SQUARES + s
 }
 
 /// The output bucket for a board with `piece_count` pieces (2..=32, kings
@@ -460,17 +449,20 @@ pub fn squares_of(board: &Board) -> Squares {
     squares
 }
 
-/// The active inputs of `board` from `perspective` in `set`: the pieces in
-/// square order, then the threats in entry order (an input active twice
-/// is listed twice).
+/// The active inputs of `board` from `perspective` in `set`: block by
+/// block, each in its own order (the pieces in square order, then the
+/// attacks in entry order; an input active twice is listed twice).
 pub fn active_features(set: FeatureSet, board: &Board, perspective: Color) -> Vec<usize> {
-    let view = set.board_view(board, perspective);
+    let mut pieces = Vec::with_capacity(MAX_ACTIVE);
+    for_each_piece(board, |p, sq| pieces.push((p, sq)));
+    let squares = squares_of(board);
+    let position = Placement {
+        pieces: &pieces,
+        squares: &squares,
+    };
     let mut v = Vec::with_capacity(MAX_ACTIVE);
-    for_each_piece(board, |p, sq| v.push(set.index(perspective, view, p, sq)));
-    if set.has_threats() {
-        for &e in ThreatList::of(&squares_of(board)).as_slice() {
-            v.push(set.threat_index(perspective, e));
-        }
+    for (offset, block) in set.placed_blocks() {
+        block.for_each_active(perspective, &position, |i| v.push(offset + i));
     }
     v
 }
@@ -500,6 +492,10 @@ pub(crate) fn colour_flipped_fen(fen: &str) -> String {
     let side = if side == "b" { "w" } else { "b" };
     format!("{} {side}", ranks.join("/"))
 }
+
+#[cfg(test)]
+#[path = "block_tests.rs"]
+mod block_tests;
 
 #[cfg(test)]
 mod tests {
@@ -596,10 +592,7 @@ mod tests {
         );
         let mut seen = vec![false; set.inputs()];
         for b in 0..KING_BUCKETS {
-            let view = View {
-                offset: (b * FEATURES) as u16,
-                mirror: false,
-            };
+            let view = View::new(b, false);
             for c in Color::BOTH {
                 for k in PieceKind::ALL {
                     for s in 0..SQUARES {

@@ -10,11 +10,11 @@
 //! measures the gain). Entries are filled on first use and stay valid
 //! whatever position comes next, since each remembers its own pieces.
 
+pub use super::block::Squares;
 use super::features::{MAX_KING_BUCKETS, View};
 use super::network::Network;
 use super::rows::{MAX_ROWS, apply_rows, by_width};
 use super::simd;
-pub use super::threats::Squares;
 use xiangqi::{Color, Piece, PieceKind, SQUARES, Square};
 
 /// Views per perspective: bucket × mirrored.

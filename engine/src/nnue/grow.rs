@@ -10,8 +10,10 @@
 //! rows would share one new row, no copy is exact and growth is refused:
 //! `psq` into `kingbucket6`, whose d-file and f-file kings share a bucket,
 //! one seeing the board mirrored (the old net is not left-right symmetric),
-//! is such a case; `kingbucket9` keeps them apart and is exact. New threat
-//! inputs start at zero weight; the biases and the output layer are
+//! is such a case; `kingbucket9` keeps them apart and is exact. Every other
+//! block of the old set is copied row for row into the same block of the
+//! new one (refused if the new set lacks it); a block only the new set has
+//! starts at zero weight; the biases and the output layer are
 //! copied. With the same accumulator values and the same output layer the
 //! integer evaluation is the same, bit for bit.
 //!
@@ -27,9 +29,8 @@
 //! zero (docs/nnue.md, "Growing a net").
 
 use super::arch::{Arch, NnueError};
-use super::features::{FEATURES, FeatureSet};
+use super::features::{Block, FEATURES, FeatureSet, InputBlock};
 use super::network::Network;
-use super::threats::THREAT_FEATURES;
 use xiangqi::{Color, FILES, Piece, PieceKind, RANKS, SQUARES, Square};
 
 /// Palace squares of `perspective`'s own king (files d to f, its three
@@ -104,26 +105,37 @@ pub fn grow(old: &Network, to: Arch) -> Result<Network, NnueError> {
                 .into(),
         ));
     }
-    if from.features.has_threats() && !to.features.has_threats() {
-        return Err(refuse("the threat inputs would be dropped".into()));
-    }
-    let rows = piece_rows(from.features, to.features).map_err(refuse)?;
     let l1 = from.l1;
     let mut weights = vec![0i16; to.inputs() * l1];
-    for (new, old_row) in rows.iter().enumerate() {
-        if let Some(o) = old_row {
-            weights[new * l1..(new + 1) * l1].copy_from_slice(old.l1_row(*o));
-        }
-    }
-    if from.features.has_threats() {
-        // The threat inputs follow the piece-square ones, in the same order
-        // in every set that has them.
-        for t in 0..THREAT_FEATURES {
-            let (new, o) = (
-                to.features.piece_inputs() + t,
-                from.features.piece_inputs() + t,
-            );
-            weights[new * l1..(new + 1) * l1].copy_from_slice(old.l1_row(o));
+    let mut copy = |new: usize, old_row: usize| {
+        weights[new * l1..(new + 1) * l1].copy_from_slice(old.l1_row(old_row));
+    };
+    // Block by block: the piece-square block into the new set's, in its
+    // king layout; any other block into the same block of the new set,
+    // row for row (its inputs do not depend on the layout). A block the
+    // new set lacks would lose what the old net knows.
+    for (from_at, block) in from.features.placed_blocks() {
+        match block {
+            Block::PieceSquare(_) => {
+                let rows = piece_rows(from.features, to.features).map_err(refuse)?;
+                // First in every set (`features`), so its indices are the set's.
+                for (new, old_row) in rows.iter().enumerate() {
+                    if let Some(o) = old_row {
+                        copy(new, *o);
+                    }
+                }
+            }
+            _ => {
+                let Some(to_at) = to.features.offset_of(block) else {
+                    return Err(refuse(format!(
+                        "the {} inputs would be dropped",
+                        block.tag()
+                    )));
+                };
+                for i in 0..block.size() {
+                    copy(to_at + i, from_at + i);
+                }
+            }
         }
     }
     let mut blocks = old.blocks();

@@ -101,21 +101,27 @@
 
 // The layers, lowest first; each imports only from those before it (and
 // `simd`, `rows`, the kernels), none from this file (`tests/layers.rs`):
-// `threats` (the attack list, a leaf), `side` (the threat squares: their
-// pairs and the side accumulator, over `threats`), `features` (every feature set's
-// declaration: ids, input counts, king buckets, index functions), `quant`
-// (the quantisation constants), `arch` (a network's shape), `network` (its
+// `block` (the contract of an input block, a leaf), `quant` (the
+// quantisation constants, a leaf), `psq` (the piece-square block, its king
+// layouts and views) and `threats` (the attack list and its block), `side`
+// (the threat squares: their pairs and the side accumulator, over
+// `threats`), `features` (every feature set's declaration: ids, names and
+// the list of its blocks), `arch` (a network's shape), `network` (its
 // weights and file), `grow` (a network into a richer shape), `finny` (the
-// refresh cache), `stack` and `output` (the layers after the accumulator),
+// refresh cache), `apart` (the accumulator's part for the block a set keeps
+// apart from the piece-square rows), `stack` and `output` (the layers after the accumulator),
 // `accumulator` (the first layer, kept incrementally, and the evaluation
 // through the others).
 mod accumulator;
+mod apart;
 mod arch;
+pub mod block;
 pub mod features;
 pub mod finny;
 mod grow;
 mod network;
 mod output;
+mod psq;
 mod quant;
 mod rows;
 pub mod side;

@@ -47,10 +47,9 @@
 //! a file with hidden layers by its version.
 
 use super::arch::{Arch, NnueError};
-use super::features::FeatureSet;
+use super::features::{FeatureSet, InputBlock};
 use super::quant::{MAX_HIDDEN_WEIGHT, MAX_L1_WEIGHT, MAX_OUT_WEIGHT, QA, QB, SCALE};
 use super::side::{SIDE_INPUTS, SideWeights};
-use super::threats::MAX_THREAT_WEIGHT;
 use crate::large_pages::LargeBuf;
 use std::path::Path;
 use xiangqi::rng::{GAMMA, SplitMix64};
@@ -211,11 +210,12 @@ impl Network {
         for (block, &(what, len)) in blocks.iter().zip(&expected) {
             check_len(what, block, len)?;
         }
-        // Threat rows (after the piece-square rows) have their own limit:
-        // up to `MAX_THREATS` of them are active at once.
-        let (piece_rows, threat_rows) = blocks[0].split_at(arch.features.piece_inputs() * l1);
-        check_range("first-layer weights", piece_rows, MAX_L1_WEIGHT)?;
-        check_range("threat weights", threat_rows, MAX_THREAT_WEIGHT)?;
+        // Each input block's rows have the block's own limit: as many of
+        // them as can be active at once must fit an `i16`.
+        for (at, block) in arch.features.placed_blocks() {
+            let rows = &blocks[0][at * l1..(at + block.size()) * l1];
+            check_range(block.rows_name(), rows, block.weight_bound())?;
+        }
         check_range("first-layer biases", blocks[1], MAX_L1_WEIGHT)?;
         let empty: Box<[i16]> = Box::new([]);
         let (hidden_weights, hidden_bias, out) = if arch.has_hidden() {

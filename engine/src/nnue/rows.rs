@@ -24,10 +24,10 @@ pub(crate) const fn width<const N: usize>(len: usize) -> usize {
     if N == 0 { len } else { N }
 }
 
-/// Most rows one [`apply_rows`] call takes of each sign (a threat list's
-/// length; a refresh adds at most 32 pieces' rows, a refresh-cache update
-/// at most one row in and one out per square).
-pub(crate) const MAX_ROWS: usize = super::threats::MAX_THREATS;
+/// Most rows one [`apply_rows`] call takes of each sign (the most active
+/// inputs of any block, the attacks; a refresh adds at most 32 pieces'
+/// rows, a refresh-cache update at most one row in and one out per square).
+pub(crate) const MAX_ROWS: usize = super::block::MAX_BLOCK_ACTIVE;
 
 /// `dst += Σ add − Σ sub`, one tile of `dst` at a time: each tile is loaded
 /// and stored once for all the rows instead of once per row. Tiles of 128

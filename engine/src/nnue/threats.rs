@@ -41,11 +41,9 @@
 //! accumulator inside an `i16` (positions with more material, which no game
 //! reaches, keep the first `MAX_THREATS` attacks).
 
+use super::block::{BlockMove, EntryList, InputBlock, MAX_BLOCK_ACTIVE, Placement, squares_after};
+pub use super::block::{Squares, diff};
 use xiangqi::{Color, FILES, RANKS, SQUARES};
-
-/// What each square holds: `Piece::index() + 1`, 0 for an empty square (as
-/// the threat list, the feature sets and the refresh cache read a board).
-pub type Squares = [u8; SQUARES];
 
 /// Threat inputs per perspective: 14 attacking pieces × 14 attacked × 90 squares.
 pub const THREAT_FEATURES: usize = 14 * 14 * SQUARES;
@@ -55,6 +53,87 @@ pub const MAX_THREATS: usize = 134;
 
 /// Largest threat weight magnitude: [`MAX_THREATS`] of them fit an `i16`.
 pub const MAX_THREAT_WEIGHT: i16 = (i16::MAX as i32 / MAX_THREATS as i32) as i16;
+
+// A block's entry list keeps the first MAX_BLOCK_ACTIVE entries: the
+// first MAX_THREATS attacks.
+const _: () = assert!(MAX_THREATS == MAX_BLOCK_ACTIVE);
+
+/// The threat block: an input per attack (see the module docs), the same
+/// in every king view, kept apart in the accumulator with its own bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Threats;
+
+impl InputBlock for Threats {
+    fn tag(&self) -> &'static str {
+        "threats"
+    }
+
+    fn size(&self) -> usize {
+        THREAT_FEATURES
+    }
+
+    fn weight_bound(&self) -> i16 {
+        MAX_THREAT_WEIGHT
+    }
+
+    fn rows_name(&self) -> &'static str {
+        "threat weights"
+    }
+
+    /// The attacks in entry order.
+    fn for_each_active(&self, perspective: Color, position: &Placement, mut f: impl FnMut(usize)) {
+        for &e in threat_list(position.squares).as_slice() {
+            f(threat_index(perspective, e));
+        }
+    }
+
+    /// The attack list found once for both perspectives.
+    fn for_each_active_pair(
+        &self,
+        [first, second]: [Color; 2],
+        position: &Placement,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        for &e in threat_list(position.squares).as_slice() {
+            f(threat_index(first, e), threat_index(second, e));
+        }
+    }
+
+    /// Kept apart, with its own bound: up to 134 rows at once.
+    fn kept_apart(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn entries(&self, squares: &Squares) -> EntryList {
+        threat_list(squares)
+    }
+
+    #[inline(always)]
+    fn entry_index(&self, perspective: Color, entry: u16) -> usize {
+        threat_index(perspective, entry)
+    }
+
+    /// Never: a move changes a few attacks, whatever the kings do.
+    fn forces_refresh(&self, _perspective: Color, _before: &Placement, _mv: &BlockMove) -> bool {
+        false
+    }
+
+    /// The attacks that came and went.
+    fn for_each_change(
+        &self,
+        perspective: Color,
+        before: &Placement,
+        mv: &BlockMove,
+        mut f: impl FnMut(usize, bool),
+    ) {
+        let old = threat_list(before.squares);
+        let new = threat_list(&squares_after(before.squares, mv));
+        diff(old.as_slice(), new.as_slice(), |e, added| {
+            f(threat_index(perspective, e), added)
+        });
+    }
+}
 
 const KING: usize = 0;
 const ADVISOR: usize = 1;
@@ -269,46 +348,18 @@ pub fn for_each_attack(squares: &Squares, mut f: impl FnMut(usize, usize)) {
     }
 }
 
-/// The attacks of a position as sorted entries (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ThreatList {
-    len: u8,
-    entries: [u16; MAX_THREATS],
-}
-
-impl Default for ThreatList {
-    fn default() -> ThreatList {
-        ThreatList {
-            len: 0,
-            entries: [0; MAX_THREATS],
-        }
-    }
-}
-
-impl ThreatList {
-    /// The attacks on the board `squares` describes.
-    #[inline]
-    pub fn of(squares: &Squares) -> ThreatList {
-        let mut list = ThreatList::default();
-        let mut n = 0;
-        for_each_attack(squares, |from, to| {
-            if n < MAX_THREATS {
-                let (a, v) = (squares[from] as usize - 1, squares[to] as usize - 1);
-                list.entries[n] = ((a * 14 + v) * SQUARES + to) as u16;
-                n += 1;
-            }
-        });
-        list.len = n as u8;
-        list.entries[..n].sort_unstable();
-        list
-    }
-
-    /// The entries, in increasing order (repeated when two attackers of one
-    /// kind attack the same piece).
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[u16] {
-        &self.entries[..self.len as usize]
-    }
+/// The attacks on the board `squares` describes, as sorted entries (see
+/// the module docs; an entry is there twice when two attackers of one
+/// kind attack the same piece).
+#[inline]
+pub fn threat_list(squares: &Squares) -> EntryList {
+    let mut list = EntryList::default();
+    for_each_attack(squares, |from, to| {
+        let (a, v) = (squares[from] as usize - 1, squares[to] as usize - 1);
+        list.push(((a * 14 + v) * SQUARES + to) as u16);
+    });
+    list.sort();
+    list
 }
 
 /// The threat input (0..[`THREAT_FEATURES`]) of `entry` from `perspective`.
@@ -335,31 +386,6 @@ pub const fn swap_colour(p: usize) -> usize {
 #[inline(always)]
 pub const fn flip_rank(s: usize) -> usize {
     s % FILES + FILES * (RANKS - 1 - s / FILES)
-}
-
-/// Walks two sorted entry lists (multisets) and calls `f(entry, added)`
-/// for each entry only in `new` (`added`) or only in `old`.
-#[inline]
-pub fn diff<T: Copy + Ord>(old: &[T], new: &[T], mut f: impl FnMut(T, bool)) {
-    let (mut i, mut j) = (0, 0);
-    while i < old.len() && j < new.len() {
-        match old[i].cmp(&new[j]) {
-            std::cmp::Ordering::Less => {
-                f(old[i], false);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                f(new[j], true);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    old[i..].iter().for_each(|&e| f(e, false));
-    new[j..].iter().for_each(|&e| f(e, true));
 }
 
 #[cfg(test)]
@@ -439,7 +465,7 @@ mod tests {
     #[test]
     fn the_start_position_list_is_sorted_and_in_range() {
         let b = Board::startpos();
-        let list = ThreatList::of(&squares_of(&b));
+        let list = threat_list(&squares_of(&b));
         assert!(list.as_slice().windows(2).all(|w| w[0] <= w[1]));
         // Per side: each rook its horse and its pawn, each cannon the
         // horse behind the other cannon, the king its two advisors.
