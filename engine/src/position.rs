@@ -171,7 +171,7 @@ impl Position {
 
     /// The full evaluation, whatever the hook.
     #[inline]
-    pub fn evaluate_in_full(&mut self) -> Score {
+    fn evaluate_in_full(&mut self) -> Score {
         match &mut self.nnue {
             // Not in a known win (a rook against a king with at most two
             // defenders, and the like), where the hand-made evaluation's

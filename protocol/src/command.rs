@@ -46,13 +46,7 @@ pub enum Command {
 }
 
 /// Shorten untrusted text for an error message.
-pub fn excerpt(s: &str) -> String {
-    let mut out: String = s.chars().take(60).filter(|c| !c.is_control()).collect();
-    if s.chars().count() > 60 {
-        out.push_str("...");
-    }
-    out
-}
+pub use jiangjun_engine::excerpt;
 
 /// Parse one line (already trimmed, not empty) as both dialects have it;
 /// a dialect parses its own forms first (the short `setoption`).

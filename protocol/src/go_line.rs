@@ -167,25 +167,19 @@ pub fn parse_go(words: &[&str], ctx: &GoContext) -> GoLine {
                     }
                 }
             }
-            "oppmovestogo" => {
-                // Checked like ours, then not used.
-                if let Some(v) = value
-                    && let Err(e) = GoRequest::default().set(GoWord::MovesToGo, &key, v, 1.0)
-                {
-                    drop(e);
+            // Checked like ours, then not used.
+            "oppmovestogo" => match value {
+                Some(v) => {
+                    if let Err(e) = GoRequest::default().set(GoWord::MovesToGo, &key, v, 1.0) {
+                        drop(e);
+                    }
                 }
-            }
+                None => drop(format!("go: '{key}' needs a value")),
+            },
             _ => match (word_of(&key, red), value) {
                 (Some((word, other_time)), Some(v)) => {
-                    let unit = if matches!(
-                        word,
-                        GoWord::MoveTime | GoWord::Time | GoWord::Increment | GoWord::OtherClock
-                    ) {
-                        ctx.ms_per_unit
-                    } else {
-                        1.0
-                    };
-                    match request.set(word, &key, v, unit) {
+                    // The unit applies to the times only (`GoRequest::set`).
+                    match request.set(word, &key, v, ctx.ms_per_unit) {
                         Ok(()) => other_clock |= other_time,
                         Err(e) => drop(e),
                     }
@@ -199,10 +193,6 @@ pub fn parse_go(words: &[&str], ctx: &GoContext) -> GoLine {
                     step = 1;
                 }
             },
-        }
-        if key == "oppmovestogo" && value.is_none() {
-            errors.push("go: 'oppmovestogo' needs a value".to_string());
-            dropped = true;
         }
         i += step;
     }

@@ -61,8 +61,9 @@ pub struct GoRequest {
     pub banmoves: Vec<Move>,
 }
 
-/// Untrusted text, shortened for an error message.
-fn short(text: &str) -> String {
+/// Untrusted text, shortened for an error message (the protocol's too:
+/// `jiangjun_protocol::command::excerpt`).
+pub fn excerpt(text: &str) -> String {
     let mut out: String = text.chars().take(60).filter(|c| !c.is_control()).collect();
     if text.chars().count() > 60 {
         out.push_str("...");
@@ -77,10 +78,13 @@ fn whole(key: &str, text: &str) -> Result<u64, String> {
         Err(_) => match text.parse::<f64>() {
             Ok(x) if x < 0.0 => Err(format!(
                 "go: '{key}' must not be negative, got '{}'",
-                short(text)
+                excerpt(text)
             )),
-            Ok(_) => Err(format!("go: '{key}' is out of range: '{}'", short(text))),
-            Err(_) => Err(format!("go: '{key}' needs a number, got '{}'", short(text))),
+            Ok(_) => Err(format!("go: '{key}' is out of range: '{}'", excerpt(text))),
+            Err(_) => Err(format!(
+                "go: '{key}' needs a number, got '{}'",
+                excerpt(text)
+            )),
         },
     }
 }
@@ -91,7 +95,7 @@ fn whole(key: &str, text: &str) -> Result<u64, String> {
 fn millis(key: &str, text: &str, ms_per_unit: f64, nonnegative: bool) -> Result<u64, String> {
     let x = text
         .parse::<f64>()
-        .map_err(|_| format!("go: '{key}' needs a number, got '{}'", short(text)))?;
+        .map_err(|_| format!("go: '{key}' needs a number, got '{}'", excerpt(text)))?;
     if !x.is_finite() {
         return Err(format!("go: '{key}' is not a finite number"));
     }
