@@ -124,6 +124,22 @@ pub trait InputBlock {
         EntryList::default()
     }
 
+    /// For a block kept apart: whether its entries are the board's
+    /// attacks, one each in the sense of `threats::for_each_attack` (the
+    /// first [`MAX_BLOCK_ACTIVE`] of them), as [`InputBlock::attack_entry`]
+    /// names them. Such a block's part follows a move from the attacks
+    /// its two squares change (`attack_change`), not from two whole lists.
+    fn entries_are_attacks(&self) -> bool {
+        false
+    }
+
+    /// For a block whose entries are attacks: the entry of the attack of
+    /// the piece on `from` on the piece on `to` of `squares` (not called
+    /// for other blocks).
+    fn attack_entry(&self, _squares: &Squares, _from: usize, _to: usize) -> u16 {
+        0
+    }
+
     /// For a block kept apart: the input of `entry` from `perspective`.
     fn entry_index(&self, _perspective: Color, entry: u16) -> usize {
         entry as usize

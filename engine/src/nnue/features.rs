@@ -151,6 +151,16 @@ impl InputBlock for Block {
         each_block!(self, b => b.entry_index(perspective, entry))
     }
 
+    #[inline(always)]
+    fn entries_are_attacks(&self) -> bool {
+        each_block!(self, b => b.entries_are_attacks())
+    }
+
+    #[inline(always)]
+    fn attack_entry(&self, squares: &Squares, from: usize, to: usize) -> u16 {
+        each_block!(self, b => b.attack_entry(squares, from, to))
+    }
+
     fn for_each_change(
         &self,
         perspective: Color,

@@ -115,6 +115,7 @@
 mod accumulator;
 mod apart;
 mod arch;
+mod attack_change;
 pub mod block;
 pub mod features;
 pub mod finny;

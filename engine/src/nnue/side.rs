@@ -34,13 +34,15 @@
 //!
 //! # Keeping it up to date
 //!
-//! An accumulator keeps the squares, the sorted list of attacks and the
-//! side values (`i32`: no bound on how many attacks add up); a move
-//! recomputes the list and applies the rows of the attacks that came and
-//! went, as the threat inputs do. A position from a FEN may put a piece
+//! An accumulator keeps the squares, how many attacks there are and the
+//! side values (`i32`: no bound on how many attacks add up); a move applies
+//! the rows of the attacks that its two squares change (found without the
+//! whole list: [`attack_change`](super::attack_change)). A position from a FEN may put a piece
 //! where no game can (a pawn behind its start): its attacks that are no
 //! pair are no input, in the engine and the trainer alike.
 
+use super::attack_change::{AttackBoard, attack_count, for_each_changed_attack};
+use super::simd;
 use super::threats::{MAX_THREATS, Squares, diff, flip_rank, for_each_attack, swap_colour};
 use xiangqi::{Color, FILES, RANKS, SQUARES};
 
@@ -246,12 +248,16 @@ impl AttackList {
     }
 }
 
-/// The side accumulator of one position: its squares, its attacks and the
-/// side values of both perspectives (Red's `width`, then Black's).
+/// The side accumulator of one position: its squares, how many attacks
+/// it has and the side values of both perspectives (Red's `width`, then
+/// Black's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SidePart {
-    pub squares: Squares,
-    list: AttackList,
+    board: AttackBoard,
+    /// The position's attacks, all of them: past [`MAX_THREATS`] the
+    /// inputs are the first ones, which a move's changes alone do not
+    /// follow.
+    attacks: usize,
     values: Vec<i32>,
 }
 
@@ -271,48 +277,56 @@ impl SidePart {
     pub fn new(net: &impl SideWeights, squares: &Squares) -> SidePart {
         let w = net.side_width();
         let mut part = SidePart {
-            squares: *squares,
-            list: AttackList::of(squares),
+            board: AttackBoard::new(squares),
+            attacks: attack_count(squares),
             values: Vec::with_capacity(2 * w),
         };
         for _ in Color::BOTH {
             part.values
                 .extend(net.side_bias().iter().map(|&b| b as i32));
         }
-        let list = part.list;
-        for &a in list.as_slice() {
-            part.apply(net, a, 1);
+        for &a in AttackList::of(squares).as_slice() {
+            apply(&mut part.values, net, a, 1);
         }
         part
     }
 
-    /// Become `old` after the piece on `from` moved to `to`.
+    /// Become `old` after the piece on `from` moved to `to`: the rows of
+    /// the attacks the move's two squares change
+    /// ([`attack_change`](super::attack_change)), or, when either position
+    /// has more attacks than the inputs keep, of the difference between
+    /// the two capped lists.
     #[inline]
     pub fn update_from(&mut self, old: &SidePart, net: &impl SideWeights, from: usize, to: usize) {
-        self.squares = old.squares;
-        self.squares[to] = self.squares[from];
-        self.squares[from] = 0;
-        self.list = AttackList::of(&self.squares);
+        self.board = old.board.moved(from, to);
         self.values.clear();
         self.values.extend_from_slice(&old.values);
-        let list = self.list;
-        diff(old.list.as_slice(), list.as_slice(), |a, added| {
-            self.apply(net, a, if added { 1 } else { -1 })
-        });
-    }
-
-    /// Add (`sign` 1) or take away (−1) the rows of attack `a` in both perspectives.
-    #[inline(always)]
-    fn apply(&mut self, net: &impl SideWeights, a: Attack, sign: i32) {
-        let w = net.side_width();
-        for p in Color::BOTH {
-            if let Some(i) = side_index(p, a) {
-                let half = &mut self.values[p.index() * w..(p.index() + 1) * w];
-                for (v, &r) in half.iter_mut().zip(net.side_row(i)) {
-                    *v += sign * r as i32;
-                }
+        if old.attacks <= MAX_THREATS {
+            let (values, board) = (&mut self.values, &self.board);
+            let counts = simd::dispatch(
+                #[inline(always)]
+                || {
+                    for_each_changed_attack(&old.board, board, [from, to], |b, f, t, added| {
+                        apply(values, net, attack(b, f, t), if added { 1 } else { -1 })
+                    })
+                },
+            );
+            self.attacks = old.attacks + counts.after - counts.before;
+            if self.attacks <= MAX_THREATS {
+                return;
             }
         }
+        self.attacks = attack_count(self.board.squares());
+        self.values.clear();
+        self.values.extend_from_slice(&old.values);
+        let (was, is) = (
+            AttackList::of(old.board.squares()),
+            AttackList::of(self.board.squares()),
+        );
+        let values = &mut self.values;
+        diff(was.as_slice(), is.as_slice(), |a, added| {
+            apply(values, net, a, if added { 1 } else { -1 })
+        });
     }
 
     /// `perspective`'s side values.
@@ -321,6 +335,68 @@ impl SidePart {
         let w = self.values.len() / 2;
         &self.values[perspective.index() * w..(perspective.index() + 1) * w]
     }
+}
+
+/// Add (`sign` 1) or take away (−1) the rows of attack `a` in both
+/// perspectives of `values` (Red's half, then Black's); compiled for the
+/// common widths.
+#[inline(always)]
+fn apply(values: &mut [i32], net: &impl SideWeights, a: Attack, sign: i32) {
+    match net.side_width() {
+        16 => apply_n::<16>(values, net, a, sign),
+        32 => apply_n::<32>(values, net, a, sign),
+        _ => apply_n::<0>(values, net, a, sign),
+    }
+}
+
+/// [`apply`] for width `N` (0: any, read from the network).
+#[inline(always)]
+fn apply_n<const N: usize>(values: &mut [i32], net: &impl SideWeights, a: Attack, sign: i32) {
+    let w = if N == 0 { net.side_width() } else { N };
+    for p in Color::BOTH {
+        if let Some(i) = side_index(p, a) {
+            let half = &mut values[p.index() * w..(p.index() + 1) * w];
+            let row = &net.side_row(i)[..w];
+            if N != 0 {
+                add_row::<N>(
+                    half.try_into().expect("N"),
+                    row.try_into().expect("N"),
+                    sign,
+                );
+                continue;
+            }
+            // Adding and subtracting in two loops: a multiply by the sign
+            // would keep the compiler from vectorising for SSE2 (which has
+            // no 32-bit vector multiply).
+            if sign > 0 {
+                for (v, &r) in half.iter_mut().zip(row) {
+                    *v += r as i32;
+                }
+            } else {
+                for (v, &r) in half.iter_mut().zip(row) {
+                    *v -= r as i32;
+                }
+            }
+        }
+    }
+}
+
+/// `half += sign · row` for a known width, through a copy in registers:
+/// written in place, the compiler could not tell the values from the row
+/// and added them one at a time.
+#[inline(always)]
+fn add_row<const N: usize>(half: &mut [i32; N], row: &[i16; N], sign: i32) {
+    let mut acc = *half;
+    if sign > 0 {
+        for k in 0..N {
+            acc[k] += row[k] as i32;
+        }
+    } else {
+        for k in 0..N {
+            acc[k] -= row[k] as i32;
+        }
+    }
+    *half = acc;
 }
 
 /// `Σ c · c · w` over both halves, `c = clamp(v, 0, qa)`: the side

@@ -210,3 +210,68 @@ fn the_side_accumulator_updates_as_it_refreshes() {
         }
     }
 }
+
+/// On random boards up to crowded past any game's material (more attacks
+/// than the inputs keep, before or after the move, or a move crossing that
+/// number), a random move (any
+/// piece to any other square) updates the side accumulator to what a
+/// fresh one computes.
+#[test]
+fn crowded_boards_update_as_they_refresh() {
+    let width = 16;
+    let mut next = rng(29);
+    let weights = Rows {
+        width,
+        rows: (0..SIDE_INPUTS * width)
+            .map(|_| next(201) as i16 - 100)
+            .collect(),
+        bias: vec![7; width],
+    };
+    let (mut crowded, mut crossing) = (0, 0);
+    let count = |squares: &Squares| {
+        let mut n = 0;
+        for_each_attack(squares, |_, _| n += 1);
+        n
+    };
+    for round in 0..3_000 {
+        let mut squares: Squares = [0; SQUARES];
+        // Every other board of rooks and cannons alone, which crowd past
+        // the cap (four attacks each on a full board).
+        let sliders = [5, 6, 12, 13];
+        for _ in 0..2 + round % 88 {
+            squares[next(SQUARES)] = match round % 2 {
+                0 => 1 + next(14) as u8,
+                _ => sliders[next(4)],
+            };
+        }
+        // Every third board of sliders added until near the cap, where a
+        // move may cross it.
+        if round % 3 == 0 {
+            squares = [0; SQUARES];
+            let near = MAX_THREATS - 6 + next(12);
+            while count(&squares) < near {
+                squares[next(SQUARES)] = sliders[next(4)];
+            }
+        }
+        let occupied: Vec<usize> = (0..SQUARES).filter(|&s| squares[s] != 0).collect();
+        let (from, to) = (occupied[next(occupied.len())], next(SQUARES));
+        if from == to {
+            continue;
+        }
+        let part = SidePart::new(&weights, &squares);
+        let mut child = part.clone();
+        child.update_from(&part, &weights, from, to);
+        let mut after = squares;
+        after[to] = after[from];
+        after[from] = 0;
+        crowded += (part.attacks > MAX_THREATS) as usize;
+        crossing += ((part.attacks > MAX_THREATS) != (count(&after) > MAX_THREATS)) as usize;
+        assert_eq!(
+            child,
+            SidePart::new(&weights, &after),
+            "{from} -> {to} on {squares:?}"
+        );
+    }
+    assert!(crossing > 40, "{crossing} moves across the cap");
+    assert!(crowded > 300, "{crowded} crowded boards");
+}

@@ -114,6 +114,15 @@ impl InputBlock for Threats {
         threat_index(perspective, entry)
     }
 
+    fn entries_are_attacks(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn attack_entry(&self, squares: &Squares, from: usize, to: usize) -> u16 {
+        threat_entry(squares, from, to)
+    }
+
     /// Never: a move changes a few attacks, whatever the kings do.
     fn forces_refresh(&self, _perspective: Color, _before: &Placement, _mv: &BlockMove) -> bool {
         false
@@ -188,7 +197,7 @@ struct Tables {
 }
 
 /// The square at (file, rank), or `SQUARES` off the board.
-const fn at(file: i32, rank: i32) -> usize {
+pub(super) const fn at(file: i32, rank: i32) -> usize {
     if file >= 0 && file < FILES as i32 && rank >= 0 && rank < RANKS as i32 {
         file as usize + FILES * rank as usize
     } else {
@@ -202,9 +211,9 @@ const fn in_palace(s: usize, c: usize) -> bool {
     file >= 3 && file <= 5 && if c == 0 { rank <= 2 } else { rank >= 7 }
 }
 
-const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const JUMPS: [(i32, i32); 8] = [
+pub(super) const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+pub(super) const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub(super) const JUMPS: [(i32, i32); 8] = [
     (1, 2),
     (-1, 2),
     (1, -2),
@@ -309,43 +318,73 @@ static TABLES: Tables = build();
 /// piece on `to`, attackers in square order.
 #[inline]
 pub fn for_each_attack(squares: &Squares, mut f: impl FnMut(usize, usize)) {
-    let t = &TABLES;
-    let occupied = |s: usize| squares[s] != 0;
     for (from, &code) in squares.iter().enumerate() {
-        if code == 0 {
-            continue;
-        }
-        let piece = code as usize - 1;
-        let c = piece / 7;
-        let steps = match piece % 7 {
-            KING => &t.king[c][from],
-            ADVISOR => &t.advisor[c][from],
-            ELEPHANT => &t.elephant[c][from],
-            HORSE => &t.horse[from],
-            ROOK | CANNON => {
-                let screens = (piece % 7 == CANNON) as u32;
-                for ray in &t.rays[from] {
-                    let mut passed = 0;
-                    for (to, _) in ray.pairs() {
-                        if occupied(to) {
-                            if passed == screens {
-                                f(from, to);
-                                break;
-                            }
-                            passed += 1;
-                        }
-                    }
-                }
-                continue;
-            }
-            _ => &t.pawn[c][from],
-        };
-        for (to, via) in steps.pairs() {
-            if occupied(to) && (via == SQUARES || !occupied(via)) {
-                f(from, to);
-            }
+        if code != 0 {
+            for_each_attack_of(squares, from, code, |to| f(from, to));
         }
     }
+}
+
+/// Calls `f(to)` for every attack of the piece `code` (`Piece::index() +
+/// 1`, not 0) standing on `from` on the board `squares`, in the order
+/// [`for_each_attack`] gives them.
+#[inline(always)]
+pub(super) fn for_each_attack_of(
+    squares: &Squares,
+    from: usize,
+    code: u8,
+    mut f: impl FnMut(usize),
+) {
+    let t = &TABLES;
+    let occupied = |s: usize| squares[s] != 0;
+    let piece = code as usize - 1;
+    let c = piece / 7;
+    let steps = match piece % 7 {
+        KING => &t.king[c][from],
+        ADVISOR => &t.advisor[c][from],
+        ELEPHANT => &t.elephant[c][from],
+        HORSE => &t.horse[from],
+        ROOK | CANNON => {
+            let screens = (piece % 7 == CANNON) as u32;
+            for ray in &t.rays[from] {
+                let mut passed = 0;
+                for (to, _) in ray.pairs() {
+                    if occupied(to) {
+                        if passed == screens {
+                            f(to);
+                            break;
+                        }
+                        passed += 1;
+                    }
+                }
+            }
+            return;
+        }
+        _ => &t.pawn[c][from],
+    };
+    for (to, via) in steps.pairs() {
+        if occupied(to) && (via == SQUARES || !occupied(via)) {
+            f(to);
+        }
+    }
+}
+
+/// The steps of a piece that is not a rook or cannon, `piece` its
+/// `Piece::index`, standing on `from`: its targets, and for each the square
+/// that must be empty (`SQUARES`: none).
+#[inline(always)]
+pub(super) fn steps(piece: usize, from: usize) -> (&'static [u8], &'static [u8]) {
+    let t = &TABLES;
+    let c = piece / 7;
+    let steps = match piece % 7 {
+        KING => &t.king[c][from],
+        ADVISOR => &t.advisor[c][from],
+        ELEPHANT => &t.elephant[c][from],
+        HORSE => &t.horse[from],
+        _ => &t.pawn[c][from],
+    };
+    let n = steps.n as usize;
+    (&steps.to[..n], &steps.via[..n])
 }
 
 /// The attacks on the board `squares` describes, as sorted entries (see
@@ -355,11 +394,17 @@ pub fn for_each_attack(squares: &Squares, mut f: impl FnMut(usize, usize)) {
 pub fn threat_list(squares: &Squares) -> EntryList {
     let mut list = EntryList::default();
     for_each_attack(squares, |from, to| {
-        let (a, v) = (squares[from] as usize - 1, squares[to] as usize - 1);
-        list.push(((a * 14 + v) * SQUARES + to) as u16);
+        list.push(threat_entry(squares, from, to))
     });
     list.sort();
     list
+}
+
+/// The entry of the attack of the piece on `from` on the piece on `to`.
+#[inline(always)]
+fn threat_entry(squares: &Squares, from: usize, to: usize) -> u16 {
+    let (a, v) = (squares[from] as usize - 1, squares[to] as usize - 1);
+    ((a * 14 + v) * SQUARES + to) as u16
 }
 
 /// The threat input (0..[`THREAT_FEATURES`]) of `entry` from `perspective`.
