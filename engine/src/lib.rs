@@ -73,7 +73,7 @@ pub use search::time;
 pub use search::{
     FALLBACK_MOVETIME_MS, GoRequest, GoWord, Interrupt, InterruptHook, IterationInfo, Limits,
     MAX_CLOCK_MS, MAX_DEPTH, MAX_MATE, MAX_MOVESTOGO, Pruning, Reporter, SearchResult,
-    SearchSettings, Silent, excerpt,
+    SearchSettings, Settled, Silent, excerpt,
 };
 /// How a threaded wasm build's host starts the helper search threads.
 #[cfg(all(

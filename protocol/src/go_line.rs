@@ -6,7 +6,7 @@
 //! the request: UCCI's draw offer, and a `go perft`, which is not a search.
 
 use super::command::excerpt;
-use jiangjun_engine::{GoRequest, GoWord};
+use jiangjun_engine::{GoRequest, GoWord, Settled};
 use xiangqi::board::Board;
 use xiangqi::types::{Color, Move};
 
@@ -200,11 +200,10 @@ pub fn parse_go(words: &[&str], ctx: &GoContext) -> GoLine {
     let mut notes = Vec::new();
     // A perft is not a search: no limit to settle.
     if perft == Perft::None {
-        for (is_error, text) in request.settle(dropped, other_clock, side) {
-            if is_error {
-                errors.push(text)
-            } else {
-                notes.push(text)
+        for said in request.settle(dropped, other_clock, side) {
+            match said {
+                Settled::Error(text) => errors.push(text),
+                Settled::Note(text) => notes.push(text),
             }
         }
     }

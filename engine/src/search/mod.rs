@@ -48,6 +48,6 @@ pub use limits::{Interrupt, InterruptHook, Limits, Pruning, SearchSettings};
 pub use report::{BookEntry, IterationInfo, Reporter, SearchResult, Silent};
 pub use request::{
     FALLBACK_MOVETIME_MS, GoRequest, GoWord, MAX_CLOCK_MS, MAX_DEPTH, MAX_MATE, MAX_MOVESTOGO,
-    excerpt,
+    Settled, excerpt,
 };
 pub(crate) use shared::Shared;

@@ -125,6 +125,15 @@ fn bound_movestogo(m: u32) -> Option<u32> {
     (m > 0).then(|| m.min(MAX_MOVESTOGO))
 }
 
+/// What [`GoRequest::settle`] decided about a `go`, for the GUI to see.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// A reading the protocols allow, said as an `info`.
+    Note(String),
+    /// A `go` that asked for something it cannot have, said as an error.
+    Error(String),
+}
+
 impl GoRequest {
     /// Set `word` from the text the GUI sent after `key` (times in units of
     /// `ms_per_unit` milliseconds). An unusable value (not a number,
@@ -175,25 +184,17 @@ impl GoRequest {
     /// would search until stopped); a `go` some of whose words were
     /// dropped (`dropped`) and that has no limit left searches
     /// [`FALLBACK_MOVETIME_MS`] rather than for ever. Returns what it
-    /// decided, for the GUI to see (the first is an `info`, the second an
-    /// error).
-    pub fn settle(
-        &mut self,
-        dropped: bool,
-        other_clock: bool,
-        side_to_move: &str,
-    ) -> Vec<(bool, String)> {
+    /// decided, for the GUI to see.
+    pub fn settle(&mut self, dropped: bool, other_clock: bool, side_to_move: &str) -> Vec<Settled> {
         let mut said = Vec::new();
         if other_clock && self.clock.time.is_none() && self.clock.movetime.is_none() {
-            said.push((
-                false,
-                format!("go: no time given for {side_to_move}, the side to move; searching with 0 ms plus increment"),
-            ));
+            said.push(Settled::Note(format!(
+                "go: no time given for {side_to_move}, the side to move; searching with 0 ms plus increment"
+            )));
             self.clock.time = Some(0);
         }
         if dropped && self.has_no_limit() && !self.infinite {
-            said.push((
-                true,
+            said.push(Settled::Error(
                 "go: no usable limit left; searching for 1 second".to_string(),
             ));
             self.clock.movetime = Some(FALLBACK_MOVETIME_MS);
@@ -400,7 +401,7 @@ mod tests {
         // Every word dropped: one second, never for ever.
         let mut garbled = GoRequest::default();
         let said = garbled.settle(true, false, "red");
-        assert_eq!(said.len(), 1);
+        assert!(matches!(said.as_slice(), [Settled::Error(_)]));
         assert_eq!(garbled.clock.movetime, Some(FALLBACK_MOVETIME_MS));
         assert!(!garbled.ends_only_when_told());
         // A dropped word beside `infinite`: still infinite.
@@ -414,7 +415,7 @@ mod tests {
         let mut other = GoRequest::default();
         other.clock.inc = 50;
         let said = other.settle(false, true, "black");
-        assert!(said[0].1.contains("black") && !said[0].0);
+        assert!(matches!(&said[0], Settled::Note(text) if text.contains("black")));
         assert_eq!((other.clock.time, other.clock.inc), (Some(0), 50));
         // A move time beside the other clock is our limit.
         let mut fixed = GoRequest::default();
