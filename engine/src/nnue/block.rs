@@ -161,44 +161,48 @@ pub trait InputBlock {
 /// pieces are at most 32).
 pub const MAX_BLOCK_ACTIVE: usize = 134;
 
-/// A block's active entries in a position, sorted (a multiset: an entry
-/// active twice is there twice), at most [`MAX_BLOCK_ACTIVE`] of them.
+/// A sorted list of at most [`MAX_BLOCK_ACTIVE`] values: a block's active
+/// entries in a position ([`EntryList`], a multiset: an entry active twice
+/// is there twice), or the attacks of the threat squares (`side::AttackList`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EntryList {
+pub struct SortedList<T> {
     len: u8,
-    entries: [u16; MAX_BLOCK_ACTIVE],
+    entries: [T; MAX_BLOCK_ACTIVE],
 }
 
-impl Default for EntryList {
-    fn default() -> EntryList {
-        EntryList {
+/// A block's active entries in a position, sorted.
+pub type EntryList = SortedList<u16>;
+
+impl<T: Copy + Default> Default for SortedList<T> {
+    fn default() -> SortedList<T> {
+        SortedList {
             len: 0,
-            entries: [0; MAX_BLOCK_ACTIVE],
+            entries: [T::default(); MAX_BLOCK_ACTIVE],
         }
     }
 }
 
-impl EntryList {
-    /// Add `entry` (nothing once the list is full); [`EntryList::sort`]
+impl<T: Copy + Ord> SortedList<T> {
+    /// Add `value` (nothing once the list is full); [`SortedList::sort`]
     /// when all are in.
     #[inline(always)]
-    pub fn push(&mut self, entry: u16) {
+    pub fn push(&mut self, value: T) {
         let n = self.len as usize;
         if n < MAX_BLOCK_ACTIVE {
-            self.entries[n] = entry;
+            self.entries[n] = value;
             self.len += 1;
         }
     }
 
-    /// Put the entries in increasing order.
+    /// Put the values in increasing order.
     #[inline]
     pub fn sort(&mut self) {
         self.entries[..self.len as usize].sort_unstable();
     }
 
-    /// The entries, in increasing order.
+    /// The values, in increasing order.
     #[inline(always)]
-    pub fn as_slice(&self) -> &[u16] {
+    pub fn as_slice(&self) -> &[T] {
         &self.entries[..self.len as usize]
     }
 }

@@ -42,6 +42,7 @@
 //! pair are no input, in the engine and the trainer alike.
 
 use super::attack_change::{AttackBoard, attack_count, for_each_changed_attack};
+use super::block::SortedList;
 use super::simd;
 use super::threats::{MAX_THREATS, Squares, diff, flip_rank, for_each_attack, swap_colour};
 use xiangqi::{Color, FILES, RANKS, SQUARES};
@@ -197,54 +198,17 @@ pub fn side_index(perspective: Color, attack: Attack) -> Option<usize> {
 
 /// The attacks of a position, sorted (each is one attacker on one square,
 /// so none repeats).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AttackList {
-    len: u8,
-    entries: [Attack; MAX_THREATS],
-}
+pub type AttackList = SortedList<Attack>;
 
-impl Default for AttackList {
-    fn default() -> AttackList {
-        AttackList {
-            len: 0,
-            entries: [0; MAX_THREATS],
-        }
-    }
-}
-
-impl AttackList {
+impl SortedList<Attack> {
     /// The attacks on the board `squares` describes (the first
-    /// `MAX_THREATS`, as the threat inputs keep them), sorted: the
-    /// attackers come in square order, so each new attack is put in place
-    /// among its own piece's few (up to 8) alone.
+    /// `MAX_THREATS`, as the threat inputs keep them), sorted.
     #[inline]
     pub fn of(squares: &Squares) -> AttackList {
         let mut list = AttackList::default();
-        let (mut n, mut run, mut last_from) = (0, 0, usize::MAX);
-        for_each_attack(squares, |from, to| {
-            if n < MAX_THREATS {
-                if from != last_from {
-                    (run, last_from) = (n, from);
-                }
-                let e = attack(squares, from, to);
-                let mut j = n;
-                while j > run && list.entries[j - 1] > e {
-                    list.entries[j] = list.entries[j - 1];
-                    j -= 1;
-                }
-                list.entries[j] = e;
-                n += 1;
-            }
-        });
-        list.len = n as u8;
-        debug_assert!(list.entries[..n].is_sorted());
+        for_each_attack(squares, |from, to| list.push(attack(squares, from, to)));
+        list.sort();
         list
-    }
-
-    /// The attacks, in increasing order.
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Attack] {
-        &self.entries[..self.len as usize]
     }
 }
 
