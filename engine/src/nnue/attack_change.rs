@@ -29,7 +29,7 @@
 
 use super::block::Squares;
 use super::threats::{DIAGONAL, JUMPS, ORTHOGONAL, at, steps};
-use xiangqi::{FILES, RANKS, SQUARES};
+use xiangqi::{FILES, PieceKind, RANKS, SQUARES};
 
 /// A board as the attack code reads it: what each square holds (one more
 /// square, always empty, that a step with nothing to pass through names),
@@ -125,9 +125,9 @@ impl AttackBoard {
     fn targets(&self, s: usize, code: u8) -> Targets {
         let mut t = Targets::default();
         let piece = code as usize - 1;
-        match piece % 7 {
-            ROOK | CANNON => {
-                let second = (piece % 7 == CANNON) as usize;
+        match PieceKind::from_index(piece % 7) {
+            kind @ (PieceKind::Rook | PieceKind::Cannon) => {
+                let second = (kind == PieceKind::Cannon) as usize;
                 for hits in self.line_hits(s) {
                     let to = hits[second];
                     t.to[t.n] = to as u8;
@@ -164,14 +164,6 @@ fn scan(word: u16, at: usize, len: usize) -> [[usize; 2]; 2] {
     let below = |t: usize| if t >= 1 { t - 1 } else { len };
     [[above(up), above(up2)], [below(top), below(top2)]]
 }
-
-const KING: usize = 0;
-const ADVISOR: usize = 1;
-const ELEPHANT: usize = 2;
-const HORSE: usize = 3;
-const ROOK: usize = 4;
-const CANNON: usize = 5;
-const PAWN: usize = 6;
 
 /// Up to eight attacked squares of one piece.
 #[derive(Clone, Copy, Default)]
@@ -228,6 +220,13 @@ impl SquareSet {
         self.0[(s >> 6) & 1] |= (yes as u64) << (s & 63);
     }
 
+    /// Whether `s` is in the set (never for `SQUARES`, which stands for no
+    /// square).
+    #[inline(always)]
+    fn contains(&self, s: usize) -> bool {
+        self.0[(s >> 6) & 1] >> (s & 63) & 1 != 0
+    }
+
     /// Adds `s` if it is not in the set, takes it away if it is.
     #[inline(always)]
     fn toggle(&mut self, s: usize) {
@@ -247,19 +246,9 @@ impl SquareSet {
     }
 }
 
-/// The kind bit of each square code (0 for an empty square).
-const KIND_BIT: [u8; 16] = {
-    let mut t = [0u8; 16];
-    let mut code = 1;
-    while code <= 14 {
-        t[code] = 1 << ((code - 1) % 7);
-        code += 1;
-    }
-    t
-};
-
-/// The squares of the pieces whose attacks may differ between `before`
-/// and `after`, which differ on `squares` alone (see the module docs): the
+/// The squares of the pieces whose attacks may differ between `after` and
+/// the board before it, which differed on `squares` alone (see the module
+/// docs): the
 /// two squares; near them, a king, pawn or horse an orthogonal step away
 /// (the king's or pawn's target, the horse's leg), an advisor or elephant
 /// a diagonal step away (the advisor's target, the elephant's eye), an
@@ -267,24 +256,32 @@ const KIND_BIT: [u8; 16] = {
 /// rook or cannon, the second if a cannon. Every square but the two holds
 /// the same piece on both boards, so `after`'s pieces say which.
 #[inline(always)]
-fn touched(before: &AttackBoard, after: &AttackBoard, squares: [usize; 2]) -> SquareSet {
+fn touched(after: &AttackBoard, squares: [usize; 2]) -> SquareSet {
     let mut set = SquareSet::default();
-    let k = &after.kinds;
-    let kind = |q: usize| KIND_BIT[(before.cells[q] | after.cells[q]) as usize & 15];
+    let kinds = |kind: PieceKind| after.kinds[kind.index()];
+    let (king, advisor, elephant) = (
+        kinds(PieceKind::King),
+        kinds(PieceKind::Advisor),
+        kinds(PieceKind::Elephant),
+    );
+    let (horse, rook, cannon) = (
+        kinds(PieceKind::Horse),
+        kinds(PieceKind::Rook),
+        kinds(PieceKind::Cannon),
+    );
+    let pawn = kinds(PieceKind::Pawn);
     for s in squares {
         set.insert_if(s, true);
         let near = &NEAR[s];
         for w in 0..2 {
-            set.0[w] |= near[0].0[w] & (k[KING].0[w] | k[HORSE].0[w] | k[PAWN].0[w])
-                | near[1].0[w] & (k[ADVISOR].0[w] | k[ELEPHANT].0[w])
-                | near[2].0[w] & k[ELEPHANT].0[w]
-                | near[3].0[w] & k[HORSE].0[w];
+            set.0[w] |= near[0].0[w] & (king.0[w] | horse.0[w] | pawn.0[w])
+                | near[1].0[w] & (advisor.0[w] | elephant.0[w])
+                | near[2].0[w] & elephant.0[w]
+                | near[3].0[w] & horse.0[w];
         }
-        // `kind` may mix two pieces' codes on the two squares, which are
-        // in the set already.
         for [first, second] in after.line_hits(s) {
-            set.insert_if(first, kind(first) & (1 << ROOK | 1 << CANNON) as u8 != 0);
-            set.insert_if(second, kind(second) & (1 << CANNON) as u8 != 0);
+            set.insert_if(first, rook.contains(first) || cannon.contains(first));
+            set.insert_if(second, cannon.contains(second));
         }
     }
     set
@@ -323,7 +320,7 @@ pub(super) fn for_each_changed_attack(
 ) -> ChangeCounts {
     let mut counts = ChangeCounts::default();
     let (was_board, is_board) = (before.squares(), after.squares());
-    touched(before, after, squares).for_each(|s| {
+    touched(after, squares).for_each(|s| {
         let (was, is) = (before.cells[s], after.cells[s]);
         let old = if was != 0 {
             before.targets(s, was)

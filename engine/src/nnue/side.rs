@@ -45,7 +45,7 @@ use super::attack_change::{AttackBoard, attack_count, for_each_changed_attack};
 use super::block::SortedList;
 use super::simd;
 use super::threats::{MAX_THREATS, Squares, diff, flip_rank, for_each_attack, swap_colour};
-use xiangqi::{Color, FILES, RANKS, SQUARES};
+use xiangqi::{Color, FILES, PieceKind, RANKS, SQUARES};
 
 /// Pairs (attacker, from, to) of one colour's attackers.
 pub const PAIRS_PER_COLOUR: usize = 3_420;
@@ -57,14 +57,6 @@ pub const SIDE_INPUTS: usize = SIDE_PAIRS * 14;
 pub const SIDE_STEP: usize = 16;
 /// ... up to this.
 pub const MAX_SIDE: usize = 64;
-
-const KING: usize = 0;
-const ADVISOR: usize = 1;
-const ELEPHANT: usize = 2;
-const HORSE: usize = 3;
-const ROOK: usize = 4;
-const CANNON: usize = 5;
-const PAWN: usize = 6;
 
 const NONE: u16 = u16::MAX;
 
@@ -84,14 +76,16 @@ const fn own_rank(c: usize, r: usize) -> usize {
 /// Can a piece of colour `c` and kind `k` stand on (`file`, `rank`)?
 const fn can_stand(c: usize, k: usize, file: usize, rank: usize) -> bool {
     let r = own_rank(c, rank);
-    match k {
-        KING => file >= 3 && file <= 5 && r <= 2,
-        ADVISOR => (file == 4 && r == 1) || ((file == 3 || file == 5) && (r == 0 || r == 2)),
-        ELEPHANT => {
+    match PieceKind::from_index(k) {
+        PieceKind::King => file >= 3 && file <= 5 && r <= 2,
+        PieceKind::Advisor => {
+            (file == 4 && r == 1) || ((file == 3 || file == 5) && (r == 0 || r == 2))
+        }
+        PieceKind::Elephant => {
             ((file == 2 || file == 6) && (r == 0 || r == 4))
                 || ((file == 0 || file == 4 || file == 8) && r == 2)
         }
-        PAWN => r >= 5 || ((r == 3 || r == 4) && file.is_multiple_of(2)),
+        PieceKind::Pawn => r >= 5 || ((r == 3 || r == 4) && file.is_multiple_of(2)),
         _ => true,
     }
 }
@@ -102,14 +96,14 @@ const fn reaches(c: usize, k: usize, (f, r): (i32, i32), (tf, tr): (i32, i32)) -
     let (af, ar) = (df.abs(), dr.abs());
     let in_palace = tf >= 3 && tf <= 5 && own_rank(c, tr as usize) <= 2;
     let own_side = own_rank(c, tr as usize) <= 4;
-    match k {
-        KING => af + ar == 1 && in_palace,
-        ADVISOR => af == 1 && ar == 1 && in_palace,
-        ELEPHANT => af == 2 && ar == 2 && own_side,
-        HORSE => (af == 1 && ar == 2) || (af == 2 && ar == 1),
-        ROOK => (df == 0) != (dr == 0),
-        CANNON => (df == 0) != (dr == 0) && af + ar >= 2,
-        _ => {
+    match PieceKind::from_index(k) {
+        PieceKind::King => af + ar == 1 && in_palace,
+        PieceKind::Advisor => af == 1 && ar == 1 && in_palace,
+        PieceKind::Elephant => af == 2 && ar == 2 && own_side,
+        PieceKind::Horse => (af == 1 && ar == 2) || (af == 2 && ar == 1),
+        PieceKind::Rook => (df == 0) != (dr == 0),
+        PieceKind::Cannon => (df == 0) != (dr == 0) && af + ar >= 2,
+        PieceKind::Pawn => {
             // Forward one, or sideways once across the river.
             let ahead = if c == 0 { 1 } else { -1 };
             let crossed = own_rank(c, r as usize) >= 5;

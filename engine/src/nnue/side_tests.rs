@@ -31,9 +31,10 @@ fn every_pair_is_an_attack_and_the_count_is_right() {
                 }
                 per_kind[piece % 7] += 1;
                 // The victim: an enemy rook (any piece would do).
-                let victim = if piece < 7 { 7 + ROOK } else { ROOK };
+                let rook = PieceKind::Rook.index();
+                let victim = if piece < 7 { 7 + rook } else { rook };
                 let mut pieces = vec![(piece, from), (victim, to)];
-                if piece % 7 == CANNON {
+                if piece % 7 == PieceKind::Cannon.index() {
                     let (ff, fr) = ((from % FILES) as i32, (from / FILES) as i32);
                     let (tf, tr) = ((to % FILES) as i32, (to / FILES) as i32);
                     let (sf, sr) = (ff + (tf - ff).signum(), fr + (tr - fr).signum());

@@ -43,7 +43,7 @@
 
 use super::block::{BlockMove, EntryList, InputBlock, MAX_BLOCK_ACTIVE, Placement, squares_after};
 pub use super::block::{Squares, diff};
-use xiangqi::{Color, FILES, RANKS, SQUARES};
+use xiangqi::{Color, FILES, PieceKind, RANKS, SQUARES};
 
 /// Threat inputs per perspective: 14 attacking pieces × 14 attacked × 90 squares.
 pub const THREAT_FEATURES: usize = 14 * 14 * SQUARES;
@@ -143,13 +143,6 @@ impl InputBlock for Threats {
         });
     }
 }
-
-const KING: usize = 0;
-const ADVISOR: usize = 1;
-const ELEPHANT: usize = 2;
-const HORSE: usize = 3;
-const ROOK: usize = 4;
-const CANNON: usize = 5;
 
 /// Up to `N` target squares of a piece on one square, each with the square
 /// that must be empty for it (a horse's leg, an elephant's eye; `SQUARES`,
@@ -335,34 +328,28 @@ pub(super) fn for_each_attack_of(
     code: u8,
     mut f: impl FnMut(usize),
 ) {
-    let t = &TABLES;
     let occupied = |s: usize| squares[s] != 0;
     let piece = code as usize - 1;
-    let c = piece / 7;
-    let steps = match piece % 7 {
-        KING => &t.king[c][from],
-        ADVISOR => &t.advisor[c][from],
-        ELEPHANT => &t.elephant[c][from],
-        HORSE => &t.horse[from],
-        ROOK | CANNON => {
-            let screens = (piece % 7 == CANNON) as u32;
-            for ray in &t.rays[from] {
-                let mut passed = 0;
-                for (to, _) in ray.pairs() {
-                    if occupied(to) {
-                        if passed == screens {
-                            f(to);
-                            break;
-                        }
-                        passed += 1;
+    let kind = PieceKind::from_index(piece % 7);
+    if let PieceKind::Rook | PieceKind::Cannon = kind {
+        let screens = (kind == PieceKind::Cannon) as u32;
+        for ray in &TABLES.rays[from] {
+            let mut passed = 0;
+            for (to, _) in ray.pairs() {
+                if occupied(to) {
+                    if passed == screens {
+                        f(to);
+                        break;
                     }
+                    passed += 1;
                 }
             }
-            return;
         }
-        _ => &t.pawn[c][from],
-    };
-    for (to, via) in steps.pairs() {
+        return;
+    }
+    let (to, via) = steps(piece, from);
+    for (&to, &via) in to.iter().zip(via) {
+        let (to, via) = (to as usize, via as usize);
         if occupied(to) && (via == SQUARES || !occupied(via)) {
             f(to);
         }
@@ -376,11 +363,11 @@ pub(super) fn for_each_attack_of(
 pub(super) fn steps(piece: usize, from: usize) -> (&'static [u8], &'static [u8]) {
     let t = &TABLES;
     let c = piece / 7;
-    let steps = match piece % 7 {
-        KING => &t.king[c][from],
-        ADVISOR => &t.advisor[c][from],
-        ELEPHANT => &t.elephant[c][from],
-        HORSE => &t.horse[from],
+    let steps = match PieceKind::from_index(piece % 7) {
+        PieceKind::King => &t.king[c][from],
+        PieceKind::Advisor => &t.advisor[c][from],
+        PieceKind::Elephant => &t.elephant[c][from],
+        PieceKind::Horse => &t.horse[from],
         _ => &t.pawn[c][from],
     };
     let n = steps.n as usize;
