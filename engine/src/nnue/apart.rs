@@ -137,28 +137,9 @@ impl ApartPart {
     ) {
         self.block = block;
         self.board = AttackBoard::new(squares);
-        let list = block.0.entries(squares);
-        self.tracked = match block.0.entries_are_attacks() {
-            true => Tracked::Attacks(attack_count(squares)),
-            false => Tracked::Entries(list),
-        };
         self.values.clear();
         self.values.resize(2 * net.l1(), 0);
-        let values = &mut self.values;
-        simd::dispatch(
-            #[inline(always)]
-            || {
-                by_width!(
-                    net.l1(),
-                    apply_entries_n,
-                    values,
-                    net,
-                    block,
-                    &[],
-                    list.as_slice()
-                )
-            },
-        );
+        self.apply_lists(net, &EntryList::default());
         simd::dispatch(
             #[inline(always)]
             || by_width!(net.l1(), Self::sum_n, self, psq),
@@ -239,14 +220,20 @@ impl ApartPart {
 
     /// The difference of the block's sorted entry lists before and after.
     fn update_by_lists(&mut self, old: &ApartPart, net: &Network) {
-        let block = old.block;
         let was = match &old.tracked {
             Tracked::Entries(list) => *list,
-            Tracked::Attacks(_) => block.0.entries(old.board.squares()),
+            Tracked::Attacks(_) => old.block.0.entries(old.board.squares()),
         };
-        let is = block.0.entries(self.board.squares());
+        self.apply_lists(net, &was);
+    }
+
+    /// Add the rows of the difference between the entry list `was` and
+    /// this part's board's own, and keep what the next move follows from.
+    fn apply_lists(&mut self, net: &Network, was: &EntryList) {
+        let (block, squares) = (self.block, self.board.squares());
+        let is = block.0.entries(squares);
         self.tracked = match block.0.entries_are_attacks() {
-            true => Tracked::Attacks(attack_count(self.board.squares())),
+            true => Tracked::Attacks(attack_count(squares)),
             false => Tracked::Entries(is),
         };
         let values = &mut self.values;
@@ -284,8 +271,9 @@ impl ApartPart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::attack_change::random::{board_and_move, rng};
     use crate::nnue::{Arch, FeatureSet};
-    use xiangqi::{SQUARES, Square};
+    use xiangqi::Square;
 
     /// On random boards up to crowded past any game's material (more
     /// attacks than a list keeps, before or after, or a move crossing
@@ -302,37 +290,13 @@ mod tests {
             .map(|(o, b)| (b, o))
             .expect("apart");
         let psq = vec![0i16; 2 * net.l1()];
-        let mut s = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: usize| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % n as u64) as usize
-        };
-        let sliders = [5, 6, 12, 13];
+        let mut next = rng(41);
         let (mut crowded, mut crossing) = (0, 0);
         for round in 0..1_500 {
-            let mut squares: Squares = [0; SQUARES];
-            for _ in 0..2 + round % 88 {
-                squares[next(SQUARES)] = match round % 2 {
-                    0 => 1 + next(14) as u8,
-                    _ => sliders[next(4)],
-                };
-            }
-            // Every third board of sliders added until near the cap, where
-            // a move may cross it.
-            if round % 3 == 0 {
-                squares = [0; SQUARES];
-                let near = MAX_BLOCK_ACTIVE - 6 + next(12);
-                while attack_count(&squares) < near {
-                    squares[next(SQUARES)] = sliders[next(4)];
-                }
-            }
-            let occupied: Vec<usize> = (0..SQUARES).filter(|&q| squares[q] != 0).collect();
-            let (from, to) = (occupied[next(occupied.len())], next(SQUARES));
-            if from == to {
+            let Some((squares, from, to)) = board_and_move(round, MAX_BLOCK_ACTIVE, &mut next)
+            else {
                 continue;
-            }
+            };
             let mut part = ApartPart::empty(block);
             part.refresh(&net, block, &squares, &psq);
             let mv = Move::new(

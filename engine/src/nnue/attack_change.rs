@@ -362,6 +362,50 @@ pub(super) fn for_each_changed_attack(
     counts
 }
 
+/// Random boards and moves for the tests of what follows attacks.
+#[cfg(test)]
+pub(super) mod random {
+    use super::{Squares, attack_count};
+    use xiangqi::SQUARES;
+
+    /// `next(n)`: a number in `0..n`, the same series for the same seed.
+    pub(in crate::nnue) fn rng(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut r = xiangqi::rng::SplitMix64::new(seed);
+        move |n| r.below(n as u64) as usize
+    }
+
+    /// Board `round` of a series and a random move on it (any piece to any
+    /// other square; `None` when the square drawn is its own). Every other
+    /// board holds 2 to 89 random pieces, the others rooks and cannons
+    /// alone, which crowd past the attacks a list keeps (four each on a
+    /// full board); every third, sliders added until near `cap` attacks,
+    /// where a move may cross it.
+    pub(in crate::nnue) fn board_and_move(
+        round: usize,
+        cap: usize,
+        next: &mut impl FnMut(usize) -> usize,
+    ) -> Option<(Squares, usize, usize)> {
+        let sliders = [5, 6, 12, 13];
+        let mut squares: Squares = [0; SQUARES];
+        if round.is_multiple_of(3) {
+            let near = cap - 6 + next(12);
+            while attack_count(&squares) < near {
+                squares[next(SQUARES)] = sliders[next(4)];
+            }
+        } else {
+            for _ in 0..2 + round % 88 {
+                squares[next(SQUARES)] = match round % 2 {
+                    0 => 1 + next(14) as u8,
+                    _ => sliders[next(4)],
+                };
+            }
+        }
+        let occupied: Vec<usize> = (0..SQUARES).filter(|&q| squares[q] != 0).collect();
+        let (from, to) = (occupied[next(occupied.len())], next(SQUARES));
+        (from != to).then_some((squares, from, to))
+    }
+}
+
 #[cfg(test)]
 #[path = "attack_change_tests.rs"]
 mod tests;

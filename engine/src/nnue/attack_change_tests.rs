@@ -1,10 +1,13 @@
 //! The changes a move's two squares give against the two whole attack
 //! lists: after every move of random games, and after random moves (any
 //! piece to any other square, on a line or not, onto a friend or not) on
-//! random boards from nearly empty to crowded past any game's material.
+//! random boards from nearly empty to crowded past any game's material
+//! (`random::board_and_move`).
 
+use super::random::{board_and_move, rng};
 use super::*;
 use crate::nnue::features::squares_of;
+use crate::nnue::threats::MAX_THREATS;
 use crate::nnue::threats::for_each_attack;
 use xiangqi::Board;
 
@@ -63,16 +66,6 @@ fn check(before: &Squares, from: usize, to: usize) -> usize {
     added.len() + removed.len()
 }
 
-fn rng(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    move |n| {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s % n as u64) as usize
-    }
-}
-
 #[test]
 fn every_move_of_random_games_changes_what_the_whole_lists_say() {
     let mut next = rng(5);
@@ -100,20 +93,12 @@ fn every_move_of_random_games_changes_what_the_whole_lists_say() {
 #[test]
 fn random_moves_on_random_boards_change_what_the_whole_lists_say() {
     let mut next = rng(17);
-    for round in 0..6_000 {
-        let mut squares: Squares = [0; SQUARES];
-        // From 2 pieces to 80 of 90 squares filled.
-        let pieces = 2 + round % 79;
-        for _ in 0..pieces {
-            squares[next(SQUARES)] = 1 + next(14) as u8;
-        }
-        let occupied: Vec<usize> = (0..SQUARES).filter(|&s| squares[s] != 0).collect();
-        for _ in 0..4 {
-            let from = occupied[next(occupied.len())];
-            let to = next(SQUARES);
-            if to != from {
-                check(&squares, from, to);
-            }
+    let mut moves = 0;
+    for round in 0..24_000 {
+        if let Some((squares, from, to)) = board_and_move(round, MAX_THREATS, &mut next) {
+            check(&squares, from, to);
+            moves += 1;
         }
     }
+    assert!(moves > 23_000, "{moves} moves");
 }

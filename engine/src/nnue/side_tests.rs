@@ -2,6 +2,7 @@
 //! list finds, the perspectives, and the side accumulator kept up to date.
 
 use super::*;
+use crate::nnue::attack_change::random::{board_and_move, rng};
 use crate::nnue::features::squares_of;
 use xiangqi::{Board, Piece, PieceKind, Square};
 
@@ -74,11 +75,6 @@ fn twin(squares: &Squares) -> Squares {
         }
     }
     t
-}
-
-fn rng(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut r = xiangqi::rng::SplitMix64::new(seed);
-    move |n| r.below(n as u64) as usize
 }
 
 /// Positions of random games from the opening.
@@ -229,36 +225,10 @@ fn crowded_boards_update_as_they_refresh() {
         bias: vec![7; width],
     };
     let (mut crowded, mut crossing) = (0, 0);
-    let count = |squares: &Squares| {
-        let mut n = 0;
-        for_each_attack(squares, |_, _| n += 1);
-        n
-    };
     for round in 0..3_000 {
-        let mut squares: Squares = [0; SQUARES];
-        // Every other board of rooks and cannons alone, which crowd past
-        // the cap (four attacks each on a full board).
-        let sliders = [5, 6, 12, 13];
-        for _ in 0..2 + round % 88 {
-            squares[next(SQUARES)] = match round % 2 {
-                0 => 1 + next(14) as u8,
-                _ => sliders[next(4)],
-            };
-        }
-        // Every third board of sliders added until near the cap, where a
-        // move may cross it.
-        if round % 3 == 0 {
-            squares = [0; SQUARES];
-            let near = MAX_THREATS - 6 + next(12);
-            while count(&squares) < near {
-                squares[next(SQUARES)] = sliders[next(4)];
-            }
-        }
-        let occupied: Vec<usize> = (0..SQUARES).filter(|&s| squares[s] != 0).collect();
-        let (from, to) = (occupied[next(occupied.len())], next(SQUARES));
-        if from == to {
+        let Some((squares, from, to)) = board_and_move(round, MAX_THREATS, &mut next) else {
             continue;
-        }
+        };
         let part = SidePart::new(&weights, &squares);
         let mut child = part.clone();
         child.update_from(&part, &weights, from, to);
@@ -266,7 +236,7 @@ fn crowded_boards_update_as_they_refresh() {
         after[to] = after[from];
         after[from] = 0;
         crowded += (part.attacks > MAX_THREATS) as usize;
-        crossing += ((part.attacks > MAX_THREATS) != (count(&after) > MAX_THREATS)) as usize;
+        crossing += ((part.attacks > MAX_THREATS) != (attack_count(&after) > MAX_THREATS)) as usize;
         assert_eq!(
             child,
             SidePart::new(&weights, &after),
