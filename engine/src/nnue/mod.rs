@@ -103,9 +103,10 @@
 // `simd`, `rows`, the kernels), none from this file (`tests/layers.rs`):
 // `block` (the contract of an input block, a leaf), `quant` (the
 // quantisation constants, a leaf), `psq` (the piece-square block, its king
-// layouts and views) and `threats` (the attack list and its block), `side`
-// (the threat squares: their pairs and the side accumulator, over
-// `threats`), `features` (every feature set's declaration: ids, names and
+// layouts and views) and `threats` (the attack list and its block),
+// `attack_change` (the attacks a move's two squares change, over `threats`),
+// `side` (the threat squares: their pairs and the side accumulator, over
+// `threats` and `attack_change`), `features` (every feature set's declaration: ids, names and
 // the list of its blocks), `arch` (a network's shape), `network` (its
 // weights and file), `grow` (a network into a richer shape), `finny` (the
 // refresh cache), `apart` (the accumulator's part for the block a set keeps
