@@ -365,7 +365,8 @@ pub(super) fn for_each_changed_attack(
 /// Random boards and moves for the tests of what follows attacks.
 #[cfg(test)]
 pub(super) mod random {
-    use super::{Squares, attack_count};
+    use crate::nnue::attack_change::attack_count;
+    use crate::nnue::block::Squares;
     use xiangqi::SQUARES;
 
     /// `next(n)`: a number in `0..n`, the same series for the same seed.
